@@ -1,0 +1,383 @@
+"""The rules engine: an immutable game state and the events that change it.
+
+A state is advanced by events (`Draw`, `Hint`, `Play`, `Discard`, `Pass`, `Move`,
+`Terminate`); every rule of RULES.md is checked and a broken one raises a typed
+error that says what and why. Cards a recorder cannot see are `None` until a play
+or discard reveals them.
+
+>>> from deducer.actions import parse_event
+>>> state = GameState.new(Settings(players=2))
+>>> for card in "r1 b1 r2 b2 r3 b3 r4 b4 r5 b5".split():
+...     state = state.apply(Draw(state.must_draw or 0, Card.parse(card)))
+>>> state = state.apply(parse_event("Alice plays 5", state.seats))
+>>> state.fireworks_text(), state.must_draw
+('w0 r1 b0 y0 g0', 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from deducer.actions import DEFAULT_SEATS, Action, Clue, Discard, Draw, Event, Hint, Move, Pass, Play, Terminate
+from deducer.cards import Card, Suit
+from deducer.errors import ContradictionError, IllegalActionError, MissingInformationError
+from deducer.rules import End
+from deducer.settings import MAX_CLUES, MAX_STRIKES, Ending, Settings, Stuck
+
+
+@dataclass(frozen=True)
+class HandCard:
+    """A card in a hand: `uid` is its position in the deck (0 = first drawn)."""
+
+    uid: int
+    card: Card | None
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything on the table after some events; `apply` gives the next state."""
+
+    settings: Settings
+    hands: tuple[tuple[HandCard, ...], ...]
+    fireworks: tuple[int, ...]
+    seats: tuple[str, ...] = DEFAULT_SEATS
+    drawn: int = 0
+    clues: int = MAX_CLUES
+    strikes: int = 0
+    discards: tuple[Card, ...] = ()
+    current: int = 0
+    turn: int = 0
+    must_draw: int | None = 0
+    final_turns: int | None = None
+    end: End | None = None
+
+    @classmethod
+    def new(cls, settings: Settings, seats: Sequence[str] | None = None) -> GameState:
+        """The empty table before the deal."""
+        names = tuple(seats) if seats is not None else DEFAULT_SEATS[: settings.players]
+        if len(names) != settings.players or len(set(name.lower() for name in names)) != len(names):
+            raise IllegalActionError(f"need {settings.players} distinct seat names, got {list(names)}")
+        return cls(
+            settings=settings,
+            hands=((),) * settings.players,
+            fireworks=(0,) * len(settings.variant.suits),
+            seats=names,
+            must_draw=settings.deal_seats()[0],
+        )
+
+    # ----- derived facts -------------------------------------------------
+    @property
+    def deck_left(self) -> int:
+        return self.settings.variant.deck_size - self.drawn
+
+    @property
+    def dealing(self) -> bool:
+        return self.drawn < self.settings.players * self.settings.hand_size
+
+    @property
+    def over(self) -> bool:
+        return self.end is not None
+
+    @property
+    def score(self) -> int:
+        """Standard: the fireworks' sum, 0 after the third strike. Crowning: all or nothing."""
+        if self.end is End.STRIKES:
+            return 0
+        if self.settings.ending is Ending.CROWNING and self.end is not None and self.end is not End.COMPLETE:
+            return 0
+        return sum(self.fireworks)
+
+    @property
+    def won(self) -> bool:
+        return sum(self.fireworks) == self.settings.variant.max_score
+
+    def name(self, seat: int) -> str:
+        return self.seats[seat]
+
+    def firework(self, suit: Suit) -> int:
+        return self.fireworks[self.settings.variant.suits.index(suit)]
+
+    def fireworks_text(self) -> str:
+        return " ".join(f"{suit.letter}{height}" for suit, height in zip(self.settings.variant.suits, self.fireworks))
+
+    def playable(self, card: Card) -> bool:
+        return self.firework(card.suit) == card.rank - 1
+
+    def seen(self, card: Card) -> int:
+        """Copies of `card` in sight: played, discarded or known in a hand."""
+        played = 1 if card.rank <= self.firework(card.suit) else 0
+        held = sum(item.card == card for hand in self.hands for item in hand)
+        return played + held + self.discards.count(card)
+
+    def indispensable(self, card: Card) -> bool:
+        """`card` is still needed and every other copy is already discarded."""
+        needed = card.rank > self.firework(card.suit)
+        return needed and self.discards.count(card) == self.settings.variant.copies(card) - 1
+
+    def has_legal_hint(self, seat: int) -> bool:
+        if self.clues == 0:
+            return False
+        others = [hand for other, hand in enumerate(self.hands) if other != seat]
+        return self.settings.empty_hints or any(others)
+
+    def stuck(self, seat: int) -> bool:
+        """An empty hand and no legal hint (only possible under Crowning Piece)."""
+        return not self.hands[seat] and not self.has_legal_hint(seat)
+
+    def touched(self, target: int, clue: Clue) -> tuple[int, ...] | None:
+        """Slots of `target` that `clue` points at, or None if some card there is unknown."""
+        hand = self.hands[target]
+        if any(item.card is None for item in hand):
+            return None
+        return tuple(slot for slot, item in enumerate(hand, 1) if item.card is not None and clue.touches(item.card))
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the player to act (hints on unknown hands have touched=None)."""
+        if self.end is not None or self.must_draw is not None:
+            return []
+        seat = self.current
+        actions: list[Action] = []
+        hand = self.hands[seat]
+        announces: list[Suit | None] = [None]
+        if self.settings.choreography:
+            announces += list(self.settings.variant.suits)
+        for slot, item in enumerate(hand, 1):
+            actions += [Play(seat, slot, item.card, announce) for announce in announces]
+        if self.clues < MAX_CLUES:
+            actions += [Discard(seat, slot, item.card) for slot, item in enumerate(hand, 1)]
+        if self.clues > 0:
+            clues = [Clue(suit=suit) for suit in self.settings.variant.suits] + [Clue(rank=rank) for rank in range(1, 6)]
+            for target in range(self.settings.players):
+                if target == seat:
+                    continue
+                for clue in clues:
+                    touched = self.touched(target, clue)
+                    if touched is None or touched or self.settings.empty_hints:
+                        actions.append(Hint(seat, target, clue, touched))
+        if self._may_pass(seat):
+            actions.append(Pass(seat))
+        return actions
+
+    def _may_pass(self, seat: int) -> bool:
+        return self.settings.ending is Ending.CROWNING and self.settings.stuck is Stuck.PASS and self.stuck(seat)
+
+    # ----- applying events ----------------------------------------------
+    def where(self) -> str:
+        return f"turn {self.turn + 1}" if not self.dealing else "the deal"
+
+    def complete(self, event: Event) -> Event:
+        """`event` with the facts the table shows filled in (touched slots, known cards)."""
+        if isinstance(event, Hint) and event.touched is None and 0 <= event.target < self.settings.players:
+            touched = self.touched(event.target, event.clue)
+            return replace(event, touched=touched) if touched is not None else event
+        if isinstance(event, (Play, Discard)) and event.card is None and 0 <= event.seat < self.settings.players:
+            hand = self.hands[event.seat]
+            if 1 <= event.slot <= len(hand) and hand[event.slot - 1].card is not None:
+                return replace(event, card=hand[event.slot - 1].card)
+        return event
+
+    def apply(self, event: Event) -> GameState:
+        """The state after `event`; raises a `HanabiError` saying why if it is not legal."""
+        if not 0 <= event.seat < self.settings.players:
+            raise IllegalActionError(f"{event.notation(self.seats)}: no seat {event.seat}")
+        if isinstance(event, Move):
+            return self._move(event)
+        if self.end is not None:
+            raise IllegalActionError(f"{event.notation(self.seats)} refused: the game is over ({self.end.value})")
+        if isinstance(event, Terminate):
+            return replace(self, end=End.TERMINATED, must_draw=None)
+        if isinstance(event, Draw):
+            return self._draw(event)
+        if self.must_draw is not None:
+            raise IllegalActionError(
+                f"{event.notation(self.seats)} refused at {self.where()}: {self.name(self.must_draw)} must draw first"
+            )
+        if event.seat != self.current:
+            raise IllegalActionError(
+                f"{event.notation(self.seats)} refused at {self.where()}: it is {self.name(self.current)}'s turn"
+            )
+        if isinstance(event, Hint):
+            state = self._hint(event)
+        elif isinstance(event, Play):
+            state = self._play(event)
+        elif isinstance(event, Discard):
+            state = self._discard(event)
+        else:
+            if not self._may_pass(event.seat):
+                raise IllegalActionError(
+                    f"{event.notation(self.seats)} refused at {self.where()}: "
+                    "a player may pass only when stuck under Crowning Piece with option stuck=pass"
+                )
+            state = self
+        return state._end_turn(event)
+
+    def _refuse(self, event: Event, why: str) -> IllegalActionError:
+        return IllegalActionError(f"{event.notation(self.seats)} refused at {self.where()}: {why}")
+
+    def _draw(self, event: Draw) -> GameState:
+        if self.must_draw is None:
+            raise self._refuse(event, "no draw is due" if self.deck_left else "the deck is empty")
+        if event.seat != self.must_draw:
+            raise self._refuse(event, f"it is {self.name(self.must_draw)} who draws now")
+        if event.card is not None:
+            self._check_copies(event, event.card)
+        hands = list(self.hands)
+        hands[event.seat] = (HandCard(self.drawn, event.card),) + hands[event.seat]
+        drawn = self.drawn + 1
+        deal = self.settings.deal_seats()
+        must_draw = deal[drawn] if drawn < len(deal) else None
+        final_turns = self.final_turns
+        if drawn == self.settings.variant.deck_size and self.settings.ending is Ending.STANDARD:
+            final_turns = self.settings.players
+        state = replace(self, hands=tuple(hands), drawn=drawn, must_draw=must_draw, final_turns=final_turns)
+        return state._settle()
+
+    def _check_copies(self, event: Event, card: Card) -> None:
+        copies = self.settings.variant.copies(card)
+        if copies == 0:
+            raise ContradictionError(
+                f"{event.notation(self.seats)}: there is no {card} in the {self.settings.variant.value} deck"
+            )
+        if self.seen(card) + 1 > copies:
+            raise ContradictionError(
+                f"{event.notation(self.seats)} at {self.where()}: all {copies} copies of {card} are already accounted for"
+            )
+
+    def _hint(self, event: Hint) -> GameState:
+        if self.clues == 0:
+            raise self._refuse(event, "no clue tokens left")
+        if event.target == event.seat:
+            raise self._refuse(event, "a player cannot hint themselves")
+        if not 0 <= event.target < self.settings.players:
+            raise self._refuse(event, f"no seat {event.target}")
+        if event.clue.suit is not None and event.clue.suit not in self.settings.variant.suits:
+            raise self._refuse(event, f"there is no {event.clue.suit.word} suit in the {self.settings.variant.value} game")
+        hand = self.hands[event.target]
+        touched = event.touched
+        if touched is None:
+            touched = self.touched(event.target, event.clue)
+            if touched is None:
+                raise MissingInformationError(
+                    f"{event.notation(self.seats)} at {self.where()}: {self.name(event.target)} holds cards the recorder "
+                    "cannot see, so give the slots the hint touched, e.g. '(1,3)'"
+                )
+        if list(touched) != sorted(set(touched)) or any(not 1 <= slot <= len(hand) for slot in touched):
+            raise self._refuse(event, f"touched slots {list(touched)} are not distinct slots of a {len(hand)}-card hand")
+        for slot, item in enumerate(hand, 1):
+            if item.card is not None and item.card is not None and event.clue.touches(item.card) != (slot in touched):
+                verb = "is" if slot not in touched else "is not"
+                raise ContradictionError(
+                    f"{event.notation(self.seats)} at {self.where()}: slot {slot} holds {item.card}, which {verb} {event.clue}"
+                )
+        if not touched and not self.settings.empty_hints:
+            raise self._refuse(event, f"{self.name(event.target)} holds no {event.clue} card and empty hints are off")
+        return replace(self, clues=self.clues - 1)
+
+    def _take(self, event: Play | Discard) -> tuple[Card, tuple[tuple[HandCard, ...], ...]]:
+        hand = self.hands[event.seat]
+        if not 1 <= event.slot <= len(hand):
+            raise self._refuse(event, f"{self.name(event.seat)} has no slot {event.slot} (hand of {len(hand)})")
+        item = hand[event.slot - 1]
+        card = item.card if item.card is not None else event.card
+        if card is None:
+            raise MissingInformationError(
+                f"{event.notation(self.seats)} at {self.where()}: the card is not known to the recorder; "
+                "say which card was revealed, e.g. '(r2)'"
+            )
+        if item.card is not None and event.card is not None and event.card != item.card:
+            raise ContradictionError(f"{event.notation(self.seats)} at {self.where()}: slot {event.slot} holds {item.card}")
+        if item.card is None:
+            self._check_copies(event, card)
+        hands = list(self.hands)
+        hands[event.seat] = hand[: event.slot - 1] + hand[event.slot :]
+        return card, tuple(hands)
+
+    def _play(self, event: Play) -> GameState:
+        if event.announce is not None and not self.settings.choreography:
+            raise self._refuse(event, "announcing a colour needs the Timed Choreography option")
+        if event.announce is not None and event.announce not in self.settings.variant.suits:
+            raise self._refuse(event, f"there is no {event.announce.word} suit in this game")
+        card, hands = self._take(event)
+        if (event.announce is None or event.announce is card.suit) and self.playable(card):
+            index = self.settings.variant.suits.index(card.suit)
+            fireworks = self.fireworks[:index] + (card.rank,) + self.fireworks[index + 1 :]
+            clues = self.clues
+            if card.rank == 5:
+                clues = min(MAX_CLUES, clues + 1)
+            if event.announce is not None:
+                clues = min(MAX_CLUES, clues + 1)
+            state = replace(self, hands=hands, fireworks=fireworks, clues=clues)
+            return replace(state, end=End.COMPLETE) if state.won else state
+        state = replace(self, hands=hands, discards=self.discards + (card,), strikes=self.strikes + 1)
+        if state.strikes >= MAX_STRIKES:
+            return replace(state, end=End.STRIKES)
+        return self._lose_if_indispensable(state, card)
+
+    def _discard(self, event: Discard) -> GameState:
+        if self.clues >= MAX_CLUES:
+            raise self._refuse(event, f"no discarding with {MAX_CLUES} clue tokens")
+        card, hands = self._take(event)
+        state = replace(self, hands=hands, discards=self.discards + (card,), clues=self.clues + 1)
+        return self._lose_if_indispensable(state, card)
+
+    def _lose_if_indispensable(self, state: GameState, card: Card) -> GameState:
+        if self.settings.ending is Ending.CROWNING and self.indispensable(card):
+            return replace(state, end=End.LOST_CARD)
+        return state
+
+    def _end_turn(self, event: Event) -> GameState:
+        if self.end is not None:
+            return replace(self, turn=self.turn + 1, must_draw=None)
+        must_draw = event.seat if isinstance(event, (Play, Discard)) and self.deck_left > 0 else None
+        final_turns = self.final_turns
+        end = None
+        if final_turns is not None:
+            final_turns -= 1
+            if final_turns == 0:
+                end = End.FINAL_ROUND
+        state = replace(
+            self,
+            turn=self.turn + 1,
+            current=(event.seat + 1) % self.settings.players,
+            must_draw=None if end else must_draw,
+            final_turns=final_turns,
+            end=end,
+        )
+        return state._settle()
+
+    def _settle(self) -> GameState:
+        """Crowning Piece: end the game when the player to act is stuck."""
+        if self.end is not None or self.must_draw is not None or self.settings.ending is not Ending.CROWNING:
+            return self
+        if not any(self.hands) and self.deck_left == 0:
+            return replace(self, end=End.STUCK)
+        if self.settings.stuck is Stuck.LOSE and self.stuck(self.current):
+            return replace(self, end=End.STUCK)
+        return self
+
+    def _move(self, event: Move) -> GameState:
+        hand = list(self.hands[event.seat])
+        if not (1 <= event.source <= len(hand) and 1 <= event.dest <= len(hand)):
+            raise self._refuse(event, f"{self.name(event.seat)} has {len(hand)} cards")
+        item = hand.pop(event.source - 1)
+        hand.insert(event.dest - 1, item)
+        hands = list(self.hands)
+        hands[event.seat] = tuple(hand)
+        return replace(self, hands=tuple(hands))
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain summary of the position."""
+        return {
+            "turn": self.turn,
+            "current": self.name(self.current),
+            "clues": self.clues,
+            "strikes": self.strikes,
+            "fireworks": {suit.letter: height for suit, height in zip(self.settings.variant.suits, self.fireworks)},
+            "deck": self.deck_left,
+            "discards": [str(card) for card in self.discards],
+            "hands": {
+                self.name(seat): [str(item.card) if item.card else "?" for item in hand] for seat, hand in enumerate(self.hands)
+            },
+        }

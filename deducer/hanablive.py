@@ -1,0 +1,163 @@
+"""Import and export of hanab.live game JSON (`players`, `deck`, `actions`).
+
+hanab.live deals each player's whole hand in turn; a play or discard names the
+card by its index in the deck; clue values index the variant's colours. Keys we
+do not interpret (`id`, `notes`, `options`, ...) are kept so that an imported
+game exports unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from deducer.actions import Clue, Discard, Draw, Event, Hint, Move, Play, Terminate
+from deducer.cards import Card, Suit, Variant
+from deducer.errors import HanabiError, RecordError
+from deducer.game import GameState
+from deducer.record import GameRecord, advance, deal, replay
+from deducer.settings import DealOrder, Ending, Settings, Stuck
+
+SUITS: tuple[Suit, ...] = (Suit.RED, Suit.YELLOW, Suit.GREEN, Suit.BLUE, Suit.WHITE, Suit.MULTI)
+VARIANTS: dict[str, Variant] = {"No Variant": Variant.BASE, "Black (6 Suits)": Variant.AVALANCHE}
+PLAY, DISCARD, COLOUR_CLUE, RANK_CLUE, GAME_OVER = range(5)
+# hanab.live options that change the rules in ways we do not model (others are kept as they are).
+_UNSUPPORTED = ("oneExtraCard", "oneLessCard", "detrimentalCharacters")
+
+
+def is_hanablive(data: Any) -> bool:
+    """Whether `data` looks like a hanab.live export."""
+    return isinstance(data, Mapping) and "players" in data and "deck" in data and "actions" in data
+
+
+def settings_of(data: Mapping[str, Any]) -> Settings:
+    """Our settings for a hanab.live game, refusing variants and options we do not support."""
+    options = data.get("options") or {}
+    name = options.get("variant", "No Variant")
+    if name not in VARIANTS:
+        raise RecordError(
+            f"hanab.live variant {name!r} is not supported: only 'No Variant' and 'Black (6 Suits)' "
+            "(our Avalanche of Colours) follow the rules this program implements"
+        )
+    for option in _UNSUPPORTED:
+        if options.get(option):
+            raise RecordError(f"hanab.live option {option!r} is not supported (it changes the rules)")
+    if options.get("startingPlayer", 0) not in (0, None):
+        raise RecordError("hanab.live option 'startingPlayer' is not supported: the first seat starts")
+    players = data.get("players")
+    if not isinstance(players, list) or not 2 <= len(players) <= 5:
+        raise RecordError(f"a hanab.live game has 2 to 5 players, not {players!r}")
+    return Settings(
+        players=len(players),
+        variant=VARIANTS[name],
+        ending=Ending.CROWNING if options.get("allOrNothing") else Ending.STANDARD,
+        empty_hints=bool(options.get("emptyClues")),
+        deal=DealOrder.PER_SEAT,
+    )
+
+
+def import_game(data: Mapping[str, Any]) -> GameRecord:
+    """A hanab.live game as our record; every action is checked by the engine."""
+    if not is_hanablive(data):
+        raise RecordError("not a hanab.live game: expected the keys 'players', 'deck' and 'actions'")
+    settings = settings_of(data)
+    seats = tuple(str(name) for name in data["players"])
+    suits = SUITS[: len(settings.variant.suits)]
+    try:
+        deck = tuple(Card(suits[item["suitIndex"]], int(item["rank"])) for item in data["deck"])
+    except (KeyError, IndexError, TypeError, ValueError, HanabiError):
+        raise RecordError("the hanab.live deck has a card that is not {suitIndex, rank} of this variant") from None
+    if sorted(deck) != sorted(settings.variant.full_deck()):
+        raise RecordError(
+            f"the hanab.live deck is not a full {settings.variant.value} deck of {settings.variant.deck_size} cards"
+        )
+    try:
+        state = deal(GameState.new(settings, seats), deck)
+    except HanabiError as error:
+        raise RecordError(f"the deal: {error}") from None
+    actions: list[Event] = []
+    for number, item in enumerate(data["actions"], 1):
+        try:
+            action = _action(state, item, suits)
+            actions.append(action)
+            if isinstance(action, Terminate):
+                break
+            state = advance(state, state.complete(action), deck)
+        except HanabiError as error:
+            raise RecordError(f"hanab.live action {number} {dict(item)!r}: {error}", number) from None
+    extras = {key: value for key, value in data.items() if key not in ("players", "deck", "actions")}
+    record = GameRecord.from_deck(settings, deck, actions, seats)
+    meta = {"source": "hanab.live", "hanablive": extras, "keys": list(data)}
+    return GameRecord(record.settings, record.seats, record.events, record.deck, meta=meta)
+
+
+def _action(state: GameState, item: Mapping[str, Any], suits: tuple[Suit, ...]) -> Event:
+    kind, target, value = item.get("type"), item.get("target"), item.get("value")
+    if not isinstance(target, int) or isinstance(target, bool):
+        raise RecordError("the action has no whole-number 'target'")
+    seat = state.current
+    if kind in (PLAY, DISCARD):
+        slots = [slot for slot, card in enumerate(state.hands[seat], 1) if card.uid == target]
+        if not slots:
+            raise RecordError(f"card {target} of the deck is not in {state.name(seat)}'s hand (deck plays are not supported)")
+        return Play(seat, slots[0]) if kind == PLAY else Discard(seat, slots[0])
+    if kind == COLOUR_CLUE:
+        if not isinstance(value, int) or not 0 <= value < len(suits):
+            raise RecordError(f"colour clue value {value!r} is not a colour of this variant")
+        return Hint(seat, target, Clue(suit=suits[value]))
+    if kind == RANK_CLUE:
+        if not isinstance(value, int) or not 1 <= value <= 5:
+            raise RecordError(f"rank clue value {value!r} is not a rank from 1 to 5")
+        return Hint(seat, target, Clue(rank=value))
+    if kind == GAME_OVER:
+        return Terminate(target if 0 <= target < state.settings.players else seat, int(value or 0))
+    raise RecordError(f"unknown hanab.live action type {kind!r}")
+
+
+def export_game(record: GameRecord) -> dict[str, Any]:
+    """Our fully known record as a hanab.live game (inverse of `import_game`)."""
+    settings = record.settings
+    if settings.choreography:
+        raise RecordError("hanab.live has no Timed Choreography: this game cannot be exported")
+    if settings.ending is Ending.CROWNING and settings.stuck is Stuck.PASS:
+        raise RecordError("hanab.live's All or Nothing has no 'stuck=pass' option: this game cannot be exported")
+    states = replay(record)
+    if record.deck is None or not record.fully_known:
+        raise RecordError("exporting to hanab.live needs the full deck order")
+    # hanab.live deals per seat: reorder the opening cards so that each seat gets the same hand.
+    dealt = settings.players * settings.hand_size
+    order = sorted(range(dealt), key=lambda uid: (settings.deal_seats()[uid], uid)) + list(range(dealt, len(record.deck)))
+    position = {uid: index for index, uid in enumerate(order)}
+    suits = SUITS[: len(settings.variant.suits)]
+    actions: list[dict[str, int]] = []
+    for state, event in zip(states, record.events):
+        if isinstance(event, (Play, Discard)):
+            uid = state.hands[event.seat][event.slot - 1].uid
+            actions.append({"type": PLAY if isinstance(event, Play) else DISCARD, "target": position[uid], "value": 0})
+        elif isinstance(event, Hint):
+            if event.clue.suit is not None:
+                actions.append({"type": COLOUR_CLUE, "target": event.target, "value": suits.index(event.clue.suit)})
+            else:
+                actions.append({"type": RANK_CLUE, "target": event.target, "value": int(event.clue.rank or 0)})
+        elif isinstance(event, Terminate):
+            actions.append({"type": GAME_OVER, "target": event.seat, "value": event.code})
+        elif not isinstance(event, (Move, Draw)):
+            raise RecordError(f"{event.notation(record.seats)} has no hanab.live equivalent")
+    extras = dict(record.meta.get("hanablive", {}))
+    options = dict(extras.get("options", {}))
+    if settings.variant is not Variant.BASE or "variant" in options:
+        options["variant"] = {variant: name for name, variant in VARIANTS.items()}[settings.variant]
+    if settings.empty_hints:
+        options["emptyClues"] = True
+    if settings.ending is Ending.CROWNING:
+        options["allOrNothing"] = True
+    if options:
+        extras["options"] = options
+    body: dict[str, Any] = {
+        "players": list(record.seats),
+        "deck": [{"suitIndex": suits.index(record.deck[uid].suit), "rank": record.deck[uid].rank} for uid in order],
+        "actions": actions,
+        **extras,
+    }
+    original = [key for key in record.meta.get("keys", []) if key in body]
+    return {key: body[key] for key in original + [key for key in body if key not in original]}

@@ -1,0 +1,306 @@
+"""Game records: our JSON log format, replay, and atomic saving.
+
+A record holds the settings, the seat names, the events in order and, when it is
+known, the full deck order. Replaying checks every event against the engine.
+
+>>> record = GameRecord.from_deck(Settings(players=2), Variant.BASE.shuffled_deck(1), [])
+>>> len(record.events), replay(record)[-1].deck_left
+(10, 40)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from deducer.actions import (
+    DEFAULT_SEATS,
+    Clue,
+    Discard,
+    Draw,
+    Event,
+    Hint,
+    Move,
+    Pass,
+    Play,
+    Terminate,
+)
+from deducer.cards import Card, Suit, format_cards, parse_cards
+from deducer.errors import HanabiError, NotationError, RecordError
+from deducer.game import GameState
+from deducer.settings import Settings
+
+FORMAT = "hanabi-deducer"
+VERSION = 1
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A game as recorded: settings, seats, events, and the deck when known."""
+
+    settings: Settings
+    seats: tuple[str, ...]
+    events: tuple[Event, ...]
+    deck: tuple[Card, ...] | None = None
+    recorder: int | None = None
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def new(cls, settings: Settings, seats: Sequence[str] | None = None, recorder: int | None = None) -> GameRecord:
+        """An empty record (no card dealt yet)."""
+        names = tuple(seats) if seats is not None else DEFAULT_SEATS[: settings.players]
+        GameState.new(settings, names)  # validates the seat names
+        return cls(settings, names, (), recorder=recorder)
+
+    @classmethod
+    def from_deck(
+        cls,
+        settings: Settings,
+        deck: Sequence[Card],
+        actions: Iterable[Event],
+        seats: Sequence[str] | None = None,
+    ) -> GameRecord:
+        """A fully known game: deal `deck`, then apply `actions`, drawing from the deck."""
+        names = tuple(seats) if seats is not None else DEFAULT_SEATS[: settings.players]
+        state = deal(GameState.new(settings, names), deck)
+        events: list[Event] = [Draw(seat, card) for seat, card in zip(settings.deal_seats(), deck)]
+        for number, action in enumerate(actions, 1):
+            try:
+                action = state.complete(action)
+                state = state.apply(action)
+                events.append(action)
+                if state.must_draw is not None:
+                    events.append(Draw(state.must_draw, deck[state.drawn]))
+                    state = state.apply(events[-1])
+            except HanabiError as error:
+                raise RecordError(f"action {number}: {error}", number) from None
+        return cls(settings, names, tuple(events), deck=tuple(deck))
+
+    def with_events(self, events: Iterable[Event]) -> GameRecord:
+        return replace(self, events=tuple(events))
+
+    def seen_by(self, seat: int) -> GameRecord:
+        """The same game as `seat` would have recorded it: their own draws unknown."""
+        events = tuple(
+            Draw(event.seat, None) if isinstance(event, Draw) and event.seat == seat else event for event in self.events
+        )
+        return replace(self, events=events, deck=None, recorder=seat)
+
+    @property
+    def fully_known(self) -> bool:
+        return all(event.card is not None for event in self.events if isinstance(event, Draw))
+
+    # ----- JSON ----------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "settings": self.settings.to_json()}
+        data["seats"] = list(self.seats)
+        if self.recorder is not None:
+            data["recorder"] = self.seats[self.recorder]
+        if self.deck is not None:
+            data["deck"] = format_cards(self.deck)
+        data["events"] = [event_to_json(event, self.seats) for event in self.events]
+        if self.meta:
+            data["meta"] = dict(self.meta)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> GameRecord:
+        if not isinstance(data, Mapping) or data.get("format") != FORMAT:
+            raise RecordError(f"not a {FORMAT} record (its 'format' field should say {FORMAT!r})")
+        if data.get("version") != VERSION:
+            raise RecordError(f"record version {data.get('version')!r} is not supported (this program reads {VERSION})")
+        try:
+            settings = Settings.from_json(data.get("settings", {}))
+            seats = tuple(str(name) for name in data.get("seats", DEFAULT_SEATS[: settings.players]))
+            GameState.new(settings, seats)
+            recorder = data.get("recorder")
+            deck = data.get("deck")
+            parsed_deck = tuple(parse_cards(deck)) if deck is not None else None
+        except HanabiError as error:
+            raise RecordError(f"record header: {error}") from None
+        events = []
+        for number, item in enumerate(data.get("events", []), 1):
+            try:
+                events.append(event_from_json(item, seats))
+            except HanabiError as error:
+                raise RecordError(f"event {number}: {error}", number) from None
+        return cls(
+            settings,
+            seats,
+            tuple(events),
+            deck=parsed_deck,
+            recorder=None if recorder is None else _seat(recorder, seats),
+            meta=dict(data.get("meta", {})),
+        )
+
+    def dumps(self) -> str:
+        """The record as JSON text, one event a line."""
+        data = self.to_json()
+        parts = []
+        for key, value in data.items():
+            if key == "events" and value:
+                lines = ",\n".join("    " + json.dumps(event) for event in value)
+                parts.append(f'  "events": [\n{lines}\n  ]')
+            else:
+                parts.append(f"  {json.dumps(key)}: {json.dumps(value)}")
+        return "{\n" + ",\n".join(parts) + "\n}\n"
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write atomically: a crash leaves either the old file or the new one."""
+        atomic_write(Path(path), self.dumps())
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write `text` to `path` through a temporary file and an atomic rename."""
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        os.chmod(temporary, path.stat().st_mode & 0o777 if path.exists() else 0o644)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _seat(value: Any, seats: Sequence[str]) -> int:
+    if isinstance(value, str):
+        for index, name in enumerate(seats):
+            if name.lower() == value.lower():
+                return index
+    raise NotationError(f"no seat called {value!r}: the seats are {', '.join(seats)}")
+
+
+def event_to_json(event: Event, seats: Sequence[str]) -> dict[str, Any]:
+    """One event as a JSON object keyed by its kind, whose value is the acting seat."""
+    who = seats[event.seat]
+    if isinstance(event, Draw):
+        return {"draw": who, "card": None if event.card is None else str(event.card)}
+    if isinstance(event, Hint):
+        data: dict[str, Any] = {"hint": who, "target": seats[event.target], "clue": event.clue.code}
+        if event.touched is not None:
+            data["touched"] = list(event.touched)
+        return data
+    if isinstance(event, Play):
+        data = {"play": who, "slot": event.slot, "card": None if event.card is None else str(event.card)}
+        if event.announce is not None:
+            data["announce"] = event.announce.letter
+        return data
+    if isinstance(event, Discard):
+        return {"discard": who, "slot": event.slot, "card": None if event.card is None else str(event.card)}
+    if isinstance(event, Move):
+        return {"move": who, "from": event.source, "to": event.dest}
+    if isinstance(event, Pass):
+        return {"pass": who}
+    return {"end": who, "code": event.code}
+
+
+def event_from_json(data: Any, seats: Sequence[str]) -> Event:
+    """The inverse of `event_to_json`."""
+    if not isinstance(data, Mapping):
+        raise NotationError(f"an event is a JSON object, not {data!r}")
+    kinds = [key for key in ("draw", "hint", "play", "discard", "move", "pass", "end") if key in data]
+    if len(kinds) != 1:
+        raise NotationError(f"cannot tell what kind of event {dict(data)!r} is")
+    kind = kinds[0]
+    seat = _seat(data[kind], seats)
+    card = None if data.get("card") is None else Card.parse(str(data["card"]))
+    try:
+        if kind == "draw":
+            return Draw(seat, card)
+        if kind == "hint":
+            touched = data.get("touched")
+            return Hint(
+                seat,
+                _seat(data["target"], seats),
+                Clue.parse(str(data["clue"])),
+                None if touched is None else tuple(int(slot) for slot in touched),
+            )
+        if kind == "play":
+            announce = data.get("announce")
+            return Play(seat, int(data["slot"]), card, None if announce is None else Suit.parse(announce))
+        if kind == "discard":
+            return Discard(seat, int(data["slot"]), card)
+        if kind == "move":
+            return Move(seat, int(data["from"]), int(data["to"]))
+        if kind == "pass":
+            return Pass(seat)
+        return Terminate(seat, int(data.get("code", 0)))
+    except (KeyError, TypeError, ValueError) as error:
+        if isinstance(error, HanabiError):
+            raise
+        raise NotationError(f"{kind} event {dict(data)!r} is missing or has a bad field: {error}") from None
+
+
+def deal(state: GameState, deck: Sequence[Card]) -> GameState:
+    """Deal the opening hands from `deck` (top first)."""
+    while state.dealing and state.must_draw is not None:
+        state = state.apply(Draw(state.must_draw, deck[state.drawn]))
+    return state
+
+
+def advance(state: GameState, action: Event, deck: Sequence[Card]) -> GameState:
+    """Apply `action`, then the draw it calls for, from a fully known `deck`."""
+    state = state.apply(action)
+    if state.must_draw is not None:
+        state = state.apply(Draw(state.must_draw, deck[state.drawn]))
+    return state
+
+
+def replay(record: GameRecord) -> list[GameState]:
+    """Every state of the game: the empty table, then one state after each event.
+
+    Raises `RecordError` naming the first event (1-based) that breaks a rule.
+    """
+    state = GameState.new(record.settings, record.seats)
+    if record.deck is not None:
+        _check_deck(record)
+    states = [state]
+    for number, event in enumerate(record.events, 1):
+        try:
+            if record.deck is not None and isinstance(event, Draw) and state.drawn < len(record.deck):
+                expected = record.deck[state.drawn]
+                if event.card is not None and event.card != expected:
+                    raise RecordError(f"{event.notation(record.seats)}: the deck says card {state.drawn + 1} is {expected}")
+            state = state.apply(state.complete(event))
+        except HanabiError as error:
+            raise RecordError(f"event {number} ({event.notation(record.seats)}): {error}", number) from None
+        states.append(state)
+    return states
+
+
+def _check_deck(record: GameRecord) -> None:
+    deck = record.deck or ()
+    expected = sorted(record.settings.variant.full_deck())
+    if sorted(deck) != expected:
+        raise RecordError(f"the deck is not a {record.settings.variant.value} deck of {len(expected)} cards")
+
+
+def turn_states(record: GameRecord) -> list[GameState]:
+    """The position after the deal and after each turn action and its draw: index = actions done."""
+    positions: list[GameState] = []
+    for state in replay(record):
+        if state.must_draw is None and (not state.dealing or state.over):
+            if positions and positions[-1].turn == state.turn:
+                positions[-1] = state
+            else:
+                positions.append(state)
+    return positions
+
+
+def load_json(path: str | os.PathLike[str]) -> Any:
+    """Read a JSON file, turning I/O and syntax problems into `RecordError`."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return json.load(handle)
+    except OSError as error:
+        raise RecordError(f"cannot read {path}: {error.strerror}") from None
+    except json.JSONDecodeError as error:
+        raise RecordError(f"{path} is not valid JSON: {error}") from None

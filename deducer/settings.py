@@ -1,0 +1,95 @@
+"""Game settings: one frozen value holding every option of RULES.md."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from enum import Enum
+from typing import Any
+
+from deducer.cards import Variant
+from deducer.errors import NotationError
+
+MAX_CLUES = 8
+MAX_STRIKES = 3
+
+
+class Ending(Enum):
+    """Standard rules (a final round after the last draw) or Crowning Piece."""
+
+    STANDARD = "standard"
+    CROWNING = "crowning"
+
+
+class DealOrder(Enum):
+    """Round-robin (one card at a time, as at a table) or per-seat (as hanab.live)."""
+
+    ROUND_ROBIN = "round-robin"
+    PER_SEAT = "per-seat"
+
+
+class Stuck(Enum):
+    """Crowning Piece: what happens to a player with no card and no legal hint."""
+
+    LOSE = "lose"
+    PASS = "pass"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every rule option; the defaults are those of RULES.md."""
+
+    players: int = 3
+    variant: Variant = Variant.BASE
+    ending: Ending = Ending.STANDARD
+    empty_hints: bool = False
+    choreography: bool = False
+    deal: DealOrder = DealOrder.ROUND_ROBIN
+    stuck: Stuck = Stuck.LOSE
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.players <= 5:
+            raise NotationError(f"{self.players} players: Hanabi is played by 2 to 5 players")
+
+    @property
+    def hand_size(self) -> int:
+        """5 cards with 2 or 3 players, 4 with 4 or 5."""
+        return 5 if self.players <= 3 else 4
+
+    def deal_seats(self) -> list[int]:
+        """The seat that receives each card of the initial deal, in order."""
+        if self.deal is DealOrder.PER_SEAT:
+            return [seat for seat in range(self.players) for _ in range(self.hand_size)]
+        return [seat for _ in range(self.hand_size) for seat in range(self.players)]
+
+    def with_(self, **changes: Any) -> Settings:
+        """A copy with some fields changed."""
+        return replace(self, **changes)
+
+    def to_json(self) -> dict[str, Any]:
+        return {key: value.value if isinstance(value, Enum) else value for key, value in asdict(self).items()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Settings:
+        """Settings from a JSON object; missing keys take the defaults."""
+        known = {"players", "variant", "ending", "empty_hints", "choreography", "deal", "stuck"}
+        unknown = set(data) - known
+        if unknown:
+            raise NotationError(f"unknown setting(s): {', '.join(sorted(unknown))}")
+        kinds: dict[str, type[Enum]] = {"variant": Variant, "ending": Ending, "deal": DealOrder, "stuck": Stuck}
+        values: dict[str, Any] = {}
+        for key, value in data.items():
+            if key in kinds:
+                try:
+                    values[key] = kinds[key](value)
+                except ValueError:
+                    choices = ", ".join(str(member.value) for member in kinds[key])
+                    raise NotationError(f"setting {key}={value!r}: expected one of {choices}") from None
+            elif key == "players":
+                if not isinstance(value, int) or isinstance(value, bool):
+                    raise NotationError(f"setting players={value!r}: expected a whole number")
+                values[key] = value
+            else:
+                if not isinstance(value, bool):
+                    raise NotationError(f"setting {key}={value!r}: expected true or false")
+                values[key] = value
+        return cls(**values)

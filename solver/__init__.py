@@ -1,0 +1,1 @@
+"""Perfect-information search over Hanabi deals (built on `deducer`)."""

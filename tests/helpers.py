@@ -1,0 +1,48 @@
+"""Builders for hand-made positions used across the tests."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from deducer.actions import Draw, parse_event
+from deducer.cards import Card, parse_cards
+from deducer.game import GameState
+from deducer.settings import Settings
+
+
+def opening_deck(settings: Settings, hands: Sequence[str]) -> list[Card]:
+    """The deal that gives each seat `hands[seat]` (slot 1 first)."""
+    cards = [parse_cards(hand) for hand in hands]
+    size = settings.hand_size
+    dealt: Counter[int] = Counter()
+    order = []
+    for seat in settings.deal_seats():
+        order.append(cards[seat][size - 1 - dealt[seat]])
+        dealt[seat] += 1
+    return order
+
+
+def full_deck(settings: Settings, hands: Sequence[str], upcoming: str = "") -> list[Card]:
+    """A whole deck: the opening `hands`, then `upcoming` draws, then the remaining cards in a fixed order."""
+    top = opening_deck(settings, hands) + parse_cards(upcoming)
+    rest = Counter(settings.variant.full_deck())
+    rest.subtract(top)
+    if any(count < 0 for count in rest.values()):
+        raise ValueError("more copies than the deck holds")
+    return top + sorted(rest.elements())
+
+
+def dealt(settings: Settings, hands: Sequence[str]) -> GameState:
+    """The state right after dealing `hands` (no deck needed: draws are given)."""
+    state = GameState.new(settings)
+    for seat, card in zip(settings.deal_seats(), opening_deck(settings, hands)):
+        state = state.apply(Draw(seat, card))
+    return state
+
+
+def run(state: GameState, *lines: str) -> GameState:
+    """Apply events written in the long notation."""
+    for line in lines:
+        state = state.apply(parse_event(line, state.seats))
+    return state
