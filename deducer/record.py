@@ -3,6 +3,7 @@
 A record holds the settings, the seat names, the events in order and, when it is
 known, the full deck order. Replaying checks every event against the engine.
 
+>>> from deducer.cards import Variant
 >>> record = GameRecord.from_deck(Settings(players=2), Variant.BASE.shuffled_deck(1), [])
 >>> len(record.events), replay(record)[-1].deck_left
 (10, 40)
