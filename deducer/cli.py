@@ -9,16 +9,20 @@ from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
+from rich.columns import Columns
 from rich.console import Console
 from rich.table import Table
 
 from deducer.actions import Discard, Draw, Event, Hint, Move, Play
 from deducer.errors import HanabiError
 from deducer.game import GameState
+from deducer.hands import possible_hands
+from deducer.knowledge import CardKnowledge, Knowledge
 from deducer.loader import load_game
 from deducer.record import GameRecord, replay
 from deducer.rules import rating
 from deducer.settings import Ending
+from deducer.tracker import Tracker
 
 app = typer.Typer(help="Hanabi deduction assistant and solver.", no_args_is_help=True, add_completion=False)
 console = Console()
@@ -142,3 +146,79 @@ _END_WORDS = {
     "stuck": "a player was stuck with no card and no legal hint",
     "terminated": "stopped before its end (terminated)",
 }
+
+
+_STYLE = {"w": "white", "r": "red", "b": "blue", "y": "yellow", "g": "green", "m": "magenta"}
+
+
+def card_grid(card: CardKnowledge, state: GameState) -> Table:
+    """A colour-by-rank grid of one card's candidates with their probabilities."""
+    flags = ", ".join(card.flags)
+    title = f"{state.name(card.seat)} slot {card.slot}"
+    caption = (
+        f"{card.facts}" + (f" [bold]{flags}[/]" if flags else "") + f"\nplayable {card.p_playable:.0%} trash {card.p_trash:.0%}"
+    )
+    grid = Table(title=title, caption=caption, show_edge=True, padding=(0, 0), caption_justify="left")
+    grid.add_column("", justify="left")
+    for rank in range(1, 6):
+        grid.add_column(str(rank), justify="right", min_width=4)
+    for suit in state.settings.variant.suits:
+        cells = []
+        for rank in range(1, 6):
+            probability = next((p for c, p in card.probabilities.items() if c.suit is suit and c.rank == rank), None)
+            cells.append(f"{probability:.0%}" if probability is not None else "[dim]·[/]")
+        grid.add_row(f"[{_STYLE[suit.letter]}]{suit.letter}[/]", *cells)
+    return grid
+
+
+def _view_seat(record: GameRecord, seat: str) -> int | None:
+    if seat.lower() == "public":
+        return None
+    for index, name in enumerate(record.seats):
+        if name.lower() == seat.lower():
+            return index
+    raise typer.BadParameter(f"no seat called {seat!r}: choose public or one of {', '.join(record.seats)}", param_hint="--seat")
+
+
+@app.command("knowledge")
+@reports_errors
+def knowledge_command(
+    game: GameFile,
+    seat: Annotated[str, typer.Option("--seat", help="A seat's name, or 'public' for what everybody knows.")],
+    turn: Annotated[
+        int | None, typer.Option("--turn", min=0, help="After the first N actions (0: the deal). Default: the end.")
+    ] = None,
+    hands: Annotated[bool, typer.Option("--hands", help="List every hand the seat could be holding.")] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """What a view knows about each hidden card: candidates, probabilities, flags."""
+    record = load_game(game)
+    view_seat = _view_seat(record, seat)
+    tracker = Tracker(record)
+    view: Knowledge = tracker.knowledge(view_seat, turn)
+    state = tracker.state_at(turn)
+    if hands:
+        if view_seat is None:
+            raise typer.BadParameter("--hands needs a seat, not the public view", param_hint="--hands")
+        listed = possible_hands(state, tracker.facts_at(turn), view_seat)
+        if as_json:
+            typer.echo(json.dumps([{"hand": [str(c) for c in hand.cards], "probability": hand.probability} for hand in listed]))
+            return
+        table = Table(title=f"Every hand {state.name(view_seat)} could be holding ({len(listed)})")
+        table.add_column("hand (slot 1 first)")
+        table.add_column("probability", justify="right")
+        for hand in listed:
+            table.add_row(" ".join(str(c) for c in hand.cards), f"{hand.probability:.2%}")
+        console.print(table)
+        return
+    if as_json:
+        typer.echo(json.dumps([card.to_json(record.seats) for card in view.cards]))
+        return
+    header = f"{view.view} view after {state.turn} turns: fireworks {state.fireworks_text()}, "
+    header += f"clues {state.clues}, strikes {state.strikes}"
+    if view.approximate:
+        header += " [yellow](approximate: built from what the recorder could see)[/]"
+    if not view.exact_probabilities:
+        header += " [yellow](probabilities estimated; candidates exact)[/]"
+    console.print(header)
+    console.print(Columns([card_grid(card, state) for card in view.cards]))

@@ -105,6 +105,20 @@ class GameState:
     def playable(self, card: Card) -> bool:
         return self.firework(card.suit) == card.rank - 1
 
+    def trash(self, card: Card) -> bool:
+        """`card` can never be played: already played, or a lower rank of its suit is all discarded."""
+        height = self.firework(card.suit)
+        if card.rank <= height:
+            return True
+        copies = self.settings.variant.copies
+        return any(
+            self.discards.count(Card(card.suit, rank)) == copies(Card(card.suit, rank)) for rank in range(height + 1, card.rank)
+        )
+
+    def critical(self, card: Card) -> bool:
+        """`card` is still needed and only one copy of it is left undiscarded."""
+        return not self.trash(card) and self.settings.variant.copies(card) - self.discards.count(card) == 1
+
     def seen(self, card: Card) -> int:
         """Copies of `card` in sight: played, discarded or known in a hand."""
         played = 1 if card.rank <= self.firework(card.suit) else 0

@@ -11,21 +11,9 @@ from __future__ import annotations
 import random
 
 from deducer.actions import Action, Discard, Hint, Play
-from deducer.cards import Card
 from deducer.game import GameState
 from deducer.record import GameRecord, advance, deal, replay
 from deducer.settings import Settings
-
-
-def trash(state: GameState, card: Card) -> bool:
-    """`card` can never be played: already played, or a lower rank of its suit is gone."""
-    height = state.firework(card.suit)
-    if card.rank <= height:
-        return True
-    copies = state.settings.variant.copies
-    return any(
-        state.discards.count(Card(card.suit, rank)) == copies(Card(card.suit, rank)) for rank in range(height + 1, card.rank)
-    )
 
 
 def bot_action(state: GameState, rng: random.Random, noise: float = 0.0) -> Action:
@@ -44,13 +32,13 @@ def bot_action(state: GameState, rng: random.Random, noise: float = 0.0) -> Acti
         ranked = sorted(
             range(len(cards)),
             key=lambda index: (
-                not (cards[index] is not None and trash(state, cards[index])),  # type: ignore[arg-type]
+                not (cards[index] is not None and state.trash(cards[index])),  # type: ignore[arg-type]
                 cards[index] is not None and state.indispensable(cards[index]),  # type: ignore[arg-type]
                 -index,
             ),
         )
         best = cards[ranked[0]]
-        if state.clues == 0 or best is None or trash(state, best) or not state.indispensable(best):
+        if state.clues == 0 or best is None or state.trash(best) or not state.indispensable(best):
             return Discard(state.current, ranked[0] + 1, best)
     hints = [action for action in legal if isinstance(action, Hint)]
     if hints:
@@ -77,4 +65,4 @@ def playout(
     return GameRecord.from_deck(settings, deck, actions, state.seats)
 
 
-__all__ = ["bot_action", "playout", "replay", "trash"]
+__all__ = ["bot_action", "playout", "replay"]

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from deducer.actions import Draw, parse_event
 from deducer.cards import Card, parse_cards
+from deducer.facts import Facts, update
 from deducer.game import GameState
 from deducer.settings import Settings
 
@@ -46,3 +47,14 @@ def run(state: GameState, *lines: str) -> GameState:
     for line in lines:
         state = state.apply(parse_event(line, state.seats))
     return state
+
+
+def follow(state: GameState, facts: dict[int, Facts] | None, *lines: str) -> tuple[GameState, dict[int, Facts]]:
+    """Apply events in the long notation, keeping every card's hint facts."""
+    known = dict(facts or {})
+    for line in lines:
+        event = state.complete(parse_event(line, state.seats))
+        after = state.apply(event)
+        known = update(known, state, event)
+        state = after
+    return state, known
