@@ -1,0 +1,242 @@
+"""A compact model of a fully known deal, for search.
+
+Cards are integers (`suit * ranks + rank - 1`); a card that can never be played
+any more (already played, or a lower rank of its suit is gone) becomes `TRASH`,
+so that trash cards are interchangeable. A position is a plain tuple:
+
+    (player, drawn, fireworks, caps, clues, strikes, final, hands)
+
+`drawn` counts cards taken from the deck, `caps[s]` is the highest rank suit `s`
+can still reach, `final` is the number of turns left in the standard final round
+(-1 before it), and `hands` holds one sorted tuple of cards per player (with full
+information the order of a hand does not matter). With full information a hint
+only spends a clue token and passes the turn, so all hints are one move.
+
+The rules are those of `deducer` (RULES.md); `tests/test_solver_model.py` plays
+random games through both and compares them. `Rules` also describes reduced
+games (fewer suits, ranks or cards in hand) for brute-force cross-checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from deducer.cards import COPIES, Card, Variant
+from deducer.settings import MAX_CLUES, MAX_STRIKES, Ending, Settings, Stuck
+
+TRASH = -1
+PLAY, ANNOUNCE, DISCARD, MISPLAY, HINT, PASS = range(6)
+MOVE_NAMES = ("play", "play-announced", "discard", "misplay", "hint", "pass")
+WON, LOST, OVER, ONGOING = "won", "lost", "over", "ongoing"
+
+Hands = tuple[tuple[int, ...], ...]
+Position = tuple[int, int, tuple[int, ...], tuple[int, ...], int, int, int, Hands]
+Move = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rules a search needs: card set, table size and options."""
+
+    suits: int = 5
+    ranks: int = 5
+    copies: tuple[int, ...] = (3, 2, 2, 2, 1)  # per rank
+    single_suits: int = 0  # trailing suits with one copy of each rank (multicolour)
+    players: int = 3
+    hand_size: int = 5
+    ending: Ending = Ending.CROWNING
+    choreography: bool = False
+    empty_hints: bool = False
+    stuck: Stuck = Stuck.LOSE
+
+    @classmethod
+    def of(cls, settings: Settings) -> Rules:
+        """The rules of a `deducer` game."""
+        avalanche = settings.variant is Variant.AVALANCHE
+        return cls(
+            suits=len(settings.variant.suits),
+            copies=tuple(COPIES[rank] for rank in range(1, 6)),
+            single_suits=1 if avalanche else 0,
+            players=settings.players,
+            hand_size=settings.hand_size,
+            ending=settings.ending,
+            choreography=settings.choreography,
+            empty_hints=settings.empty_hints,
+            stuck=settings.stuck,
+        )
+
+    @property
+    def max_score(self) -> int:
+        return self.suits * self.ranks
+
+    def copies_of(self, card: int) -> int:
+        suit, rank = divmod(card, self.ranks)
+        return 1 if suit >= self.suits - self.single_suits else self.copies[rank]
+
+
+class Deal:
+    """A fully known deal: the rules, the deck order and how the opening hands are dealt."""
+
+    def __init__(self, rules: Rules, deck: Sequence[int], deal_seats: Sequence[int]) -> None:
+        self.rules = rules
+        self.deck = tuple(deck)
+        self.size = len(deck)
+        self.deal_seats = tuple(deal_seats)
+        cards = rules.suits * rules.ranks
+        # after[d][c]: copies of card c at deck positions >= d.
+        after = [[0] * cards for _ in range(self.size + 1)]
+        for position in range(self.size - 1, -1, -1):
+            after[position] = list(after[position + 1])
+            after[position][self.deck[position]] += 1
+        self.after = [tuple(row) for row in after]
+        # next_at[d][c]: first deck position >= d holding card c (size if none).
+        following = [[self.size] * cards for _ in range(self.size + 1)]
+        for position in range(self.size - 1, -1, -1):
+            following[position] = list(following[position + 1])
+            following[position][self.deck[position]] = position
+        self.next_at = [tuple(row) for row in following]
+
+    @classmethod
+    def of(cls, settings: Settings, deck: Sequence[Card]) -> Deal:
+        """The deal of a `deducer` deck (top first)."""
+        suits = settings.variant.suits
+        ids = [suits.index(card.suit) * 5 + card.rank - 1 for card in deck]
+        return cls(Rules.of(settings), ids, settings.deal_seats())
+
+    def card(self, card: int) -> tuple[int, int]:
+        """(suit index, rank) of a card id."""
+        suit, rank = divmod(card, self.rules.ranks)
+        return suit, rank + 1
+
+    # ----- positions -------------------------------------------------------
+    def start(self) -> Position:
+        """The position after the opening deal."""
+        rules = self.rules
+        hands: list[list[int]] = [[] for _ in range(rules.players)]
+        for position, seat in enumerate(self.deal_seats):
+            hands[seat].append(self.deck[position])
+        fireworks = (0,) * rules.suits
+        caps = (rules.ranks,) * rules.suits
+        dealt = len(self.deal_seats)
+        final = rules.players if dealt == self.size and rules.ending is Ending.STANDARD else -1
+        return (0, dealt, fireworks, caps, MAX_CLUES, 0, final, tuple(tuple(sorted(hand)) for hand in hands))
+
+    def status(self, position: Position) -> str:
+        """WON, LOST (strikes, a lost card, stuck), OVER (standard game ended) or ONGOING."""
+        player, drawn, fireworks, caps, clues, strikes, final, hands = position
+        if sum(fireworks) == self.rules.max_score:
+            return WON
+        if strikes >= MAX_STRIKES:
+            return LOST
+        if self.rules.ending is Ending.STANDARD:
+            return OVER if final == 0 else ONGOING
+        if any(cap < self.rules.ranks for cap in caps) or (drawn == self.size and not any(hands)):
+            return LOST
+        if not hands[player] and not self.can_hint(position) and self.rules.stuck is Stuck.LOSE:
+            return LOST
+        return ONGOING
+
+    def score(self, position: Position) -> int:
+        """The score if the game ended here (0 after the third strike; crowning: all or nothing)."""
+        if position[5] >= MAX_STRIKES:
+            return 0
+        total = sum(position[2])
+        if self.rules.ending is Ending.CROWNING and total < self.rules.max_score:
+            return 0
+        return total
+
+    def can_hint(self, position: Position) -> bool:
+        player, hands = position[0], position[7]
+        if position[4] == 0:
+            return False
+        return self.rules.empty_hints or any(hand for seat, hand in enumerate(hands) if seat != player)
+
+    def playable(self, fireworks: tuple[int, ...], card: int) -> bool:
+        return card != TRASH and fireworks[card // self.rules.ranks] == card % self.rules.ranks
+
+    def available(self, position: Position, card: int) -> int:
+        """Copies of `card` still in a hand or in the deck."""
+        return self.after[position[1]][card] + sum(hand.count(card) for hand in position[7])
+
+    def moves(self, position: Position) -> list[Move]:
+        """Every distinct legal move of the player to act (the position must be ongoing)."""
+        player, drawn, fireworks, caps, clues, strikes, final, hands = position
+        rules = self.rules
+        crowning = rules.ending is Ending.CROWNING
+        result: list[Move] = []
+        last: int | None = None
+        for card in hands[player]:
+            if card == last:
+                continue
+            last = card
+            if self.playable(fireworks, card):
+                result.append((PLAY, card))
+                if rules.choreography:
+                    result.append((ANNOUNCE, card))
+            lethal = crowning and card != TRASH and self.available(position, card) == 1
+            if clues < MAX_CLUES and not lethal:
+                result.append((DISCARD, card))
+            may_misplay = rules.choreography or not self.playable(fireworks, card)
+            if may_misplay and strikes + 1 < MAX_STRIKES and not lethal:
+                result.append((MISPLAY, card))
+        if self.can_hint(position):
+            result.append((HINT, -1))
+        elif not hands[player] and crowning and rules.stuck is Stuck.PASS:
+            result.append((PASS, -1))
+        return result
+
+    def play(self, position: Position, move: Move) -> Position:
+        """The position after `move`, its draw and the turn passing."""
+        player, drawn, fireworks, caps, clues, strikes, final, hands = position
+        kind, card = move
+        rules = self.rules
+        ranks = rules.ranks
+        if kind in (HINT, PASS):
+            clues -= kind == HINT
+            hand = hands[player]
+        else:
+            hand = list(hands[player])
+            hand.remove(card)
+            suit = card // ranks if card != TRASH else -1
+            if kind in (PLAY, ANNOUNCE):
+                fireworks = fireworks[:suit] + (fireworks[suit] + 1,) + fireworks[suit + 1 :]
+                bonus = (card % ranks == ranks - 1) + (kind == ANNOUNCE)
+                clues = min(MAX_CLUES, clues + bonus) if bonus else clues
+            else:
+                if kind == DISCARD:
+                    clues += 1
+                else:
+                    strikes += 1
+                if card != TRASH and self.after[drawn][card] + sum(h.count(card) for h in hands) == 1:
+                    caps = caps[:suit] + (min(caps[suit], card % ranks),) + caps[suit + 1 :]
+            if drawn < self.size:
+                hand.append(self.deck[drawn])
+                drawn += 1
+                hand.sort()
+            hand = tuple(hand)
+            if kind in (PLAY, ANNOUNCE) or caps is not position[3]:
+                hands = hands[:player] + (hand,) + hands[player + 1 :]
+                return self._finish(player, drawn, fireworks, caps, clues, strikes, final, self._tidy(hands, fireworks, caps), position[1])
+        hands = hands[:player] + (self._tidy_hand(hand, fireworks, caps),) + hands[player + 1 :]
+        return self._finish(player, drawn, fireworks, caps, clues, strikes, final, hands, position[1])
+
+    def _finish(self, player: int, drawn: int, fireworks: tuple[int, ...], caps: tuple[int, ...], clues: int, strikes: int,
+                final: int, hands: Hands, drawn_before: int) -> Position:
+        if final > 0:
+            final -= 1
+        if drawn == self.size and drawn_before < self.size and self.rules.ending is Ending.STANDARD:
+            final = self.rules.players
+        return ((player + 1) % self.rules.players, drawn, fireworks, caps, clues, strikes, final, hands)
+
+    def _trash(self, card: int, fireworks: tuple[int, ...], caps: tuple[int, ...]) -> bool:
+        suit, rank = divmod(card, self.rules.ranks)
+        return rank < fireworks[suit] or rank >= caps[suit]
+
+    def _tidy_hand(self, hand: tuple[int, ...], fireworks: tuple[int, ...], caps: tuple[int, ...]) -> tuple[int, ...]:
+        if any(card != TRASH and self._trash(card, fireworks, caps) for card in hand):
+            return tuple(sorted(TRASH if card == TRASH or self._trash(card, fireworks, caps) else card for card in hand))
+        return hand
+
+    def _tidy(self, hands: Hands, fireworks: tuple[int, ...], caps: tuple[int, ...]) -> Hands:
+        return tuple(self._tidy_hand(hand, fireworks, caps) for hand in hands)

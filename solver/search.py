@@ -1,0 +1,104 @@
+"""Depth-first search for the best line of a fully known deal.
+
+The question the search answers is a decision: can the team reach at least
+`target` points from this position? It explores moves in a good order (plays,
+then trash and spare discards, then a hint, then costly moves), cuts every
+position whose upper bound is below the target, and remembers, for every
+position it has exhausted, the smallest target it failed (a transposition table
+on canonical positions: hands as sorted multisets, trash cards interchangeable).
+The state graph is acyclic (every move spends a clue token, advances the deck or
+shrinks a hand), so this memo is sound. Standard rules ask the question for each
+target from the bound down; Crowning Piece only for the maximum.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from solver.bounds import upper_bound
+from solver.model import ANNOUNCE, DISCARD, HINT, LOST, MISPLAY, OVER, PASS, PLAY, TRASH, WON, Deal, Move, Position
+
+
+class OutOfBudget(Exception):
+    """The time or node budget ran out before the question was decided."""
+
+
+class Search:
+    """A decision search with a transposition table shared across targets."""
+
+    def __init__(self, deal: Deal, seconds: float | None = None, nodes: int | None = None) -> None:
+        self.deal = deal
+        self.deadline = None if seconds is None else time.perf_counter() + seconds
+        self.node_limit = nodes
+        self.nodes = 0
+        self.failed: dict[Position, int] = {}
+
+    def reach(self, position: Position, target: int) -> list[Move] | None:
+        """A line from `position` scoring at least `target`, or None if there is none."""
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 10_000))
+        try:
+            return self._reach(position, target)
+        finally:
+            sys.setrecursionlimit(limit)
+
+    def _reach(self, position: Position, target: int) -> list[Move] | None:
+        self.nodes += 1
+        if self.nodes & 1023 == 0:
+            self._check_budget()
+        deal = self.deal
+        status = deal.status(position)
+        if status == WON:
+            return []
+        if status == LOST:
+            return None
+        if status == OVER:
+            return [] if deal.score(position) >= target else None
+        if self.failed.get(position, target + 1) <= target:
+            return None
+        if upper_bound(deal, position) < target:
+            self.failed[position] = target
+            return None
+        for move in self.order(position):
+            line = self._reach(deal.play(position, move), target)
+            if line is not None:
+                line.insert(0, move)
+                return line
+        self.failed[position] = target
+        return None
+
+    def _check_budget(self) -> None:
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise OutOfBudget(f"node budget of {self.node_limit} spent")
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise OutOfBudget("time limit reached")
+
+    def order(self, position: Position) -> list[Move]:
+        """Moves most likely to succeed first."""
+        deal = self.deal
+        ranks = deal.rules.ranks
+        drawn = position[1]
+
+        def rank(move: Move) -> tuple[int, int]:
+            kind, card = move
+            if kind == ANNOUNCE:
+                return (0, card % ranks)
+            if kind == PLAY:
+                return (1, card % ranks)
+            if kind == DISCARD:
+                if card == TRASH:
+                    return (2, 0)
+                if deal.available(position, card) > 1:
+                    return (3, deal.next_at[drawn][card])
+                return (6, -(card % ranks))
+            if kind == HINT:
+                return (4, 0)
+            if kind == MISPLAY:
+                return (7 if card != TRASH else 5, 0)
+            return (8, 0)
+
+        return sorted(deal.moves(position), key=rank)
+
+
+__all__ = ["DISCARD", "HINT", "MISPLAY", "PASS", "PLAY", "OutOfBudget", "Search"]

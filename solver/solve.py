@@ -1,0 +1,171 @@
+"""Solve a fully known deal: the best score, a line that reaches it, and a proof.
+
+>>> from deducer.cards import Variant
+>>> result = solve(Settings(players=3), Variant.BASE.shuffled_deck(1))
+>>> result.verdict, result.score
+('win', 25)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from deducer.actions import Action, Clue, Discard, Hint, Pass, Play
+from deducer.cards import Card, Variant
+from deducer.errors import HanabiError
+from deducer.game import GameState
+from deducer.record import advance, deal
+from deducer.settings import Ending, Settings
+from solver.bounds import explain
+from solver.greedy import greedy_line
+from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, PASS, PLAY, TRASH, WON, Deal, Move, Position
+from solver.search import OutOfBudget, Search
+
+
+class SolverError(HanabiError):
+    """The deal cannot be solved as given (not a full deck, or a line failed its replay)."""
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What the solver proved about a deal."""
+
+    verdict: str  # "win", "loss" or "unknown" (a budget ran out)
+    score: int  # the best score reached; exact unless the verdict is "unknown"
+    max_score: int
+    line: tuple[Action, ...]
+    nodes: int
+    seconds: float
+    reason: str | None = None
+    seats: tuple[str, ...] = field(default=(), compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "verdict": self.verdict,
+            "score": self.score,
+            "max_score": self.max_score,
+            "line": [action_json(action) for action in self.line],
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+            "reason": self.reason,
+        }
+
+
+def action_json(action: Action) -> dict[str, Any]:
+    """One action of a line as `{"seat": 0, "type": "play", "card": "r1"}`."""
+    if isinstance(action, Hint):
+        return {"seat": action.seat, "type": "hint", "target": action.target, "clue": action.clue.code}
+    if isinstance(action, Pass):
+        return {"seat": action.seat, "type": "pass"}
+    data: dict[str, Any] = {"seat": action.seat, "type": "play" if isinstance(action, Play) else "discard", "card": str(action.card)}
+    if isinstance(action, Play) and action.announce is not None:
+        data["announce"] = action.announce.letter
+    return data
+
+
+def solve(
+    settings: Settings, deck: Sequence[Card], time_limit: float | None = None, node_limit: int | None = None
+) -> Solution:
+    """Decide the deal: a win (the maximum) or the best reachable score, with the line as proof."""
+    if sorted(deck) != sorted(settings.variant.full_deck()):
+        raise SolverError(f"the solver needs the whole {settings.variant.value} deck of {settings.variant.deck_size} cards, in order")
+    start = time.perf_counter()
+    model = Deal.of(settings, deck)
+    root = model.start()
+    maximum = settings.variant.max_score
+    bound = explain(model, root)
+    best_line: list[Move] = []
+    best = -1
+    for prefer_low in (True, False):
+        line, end = greedy_line(model, root, prefer_low)
+        score = model.score(end)
+        if score > best:
+            best, best_line = score, line
+        if best == maximum:
+            break
+    search = Search(model, time_limit, node_limit)
+    verdict = "win" if best == maximum else "loss"
+    try:
+        for target in range(bound.score, best, -1):
+            line = search.reach(root, target)
+            if line is not None:
+                best, best_line = _final_score(model, root, line), line
+                break
+    except OutOfBudget:
+        verdict = "unknown"
+    if best == maximum:
+        verdict = "win"
+    reason = None
+    if verdict == "loss":
+        reason = bound.reason if bound.score == best or (settings.ending is Ending.CROWNING and bound.score == 0) else None
+        reason = reason or f"the search was exhaustive ({search.nodes} positions)"
+    actions = to_actions(settings, deck, model, root, best_line)
+    score = _replayed_score(settings, deck, actions)
+    if score != max(best, 0):
+        raise SolverError(f"internal error: the line scores {score} in the engine, the search said {best}")
+    return Solution(verdict, score, maximum, tuple(actions), search.nodes, time.perf_counter() - start, reason)
+
+
+def _final_score(model: Deal, position: Position, line: list[Move]) -> int:
+    for move in line:
+        position = model.play(position, move)
+    return model.score(position)
+
+
+def to_actions(settings: Settings, deck: Sequence[Card], model: Deal, root: Position, line: list[Move]) -> list[Action]:
+    """The model's moves as engine actions (slots, hint targets and clues chosen to match)."""
+    state = deal(GameState.new(settings), deck)
+    suits = settings.variant.suits
+    actions: list[Action] = []
+    position = root
+    for move in line:
+        kind, card = move
+        seat = state.current
+        hand = state.hands[seat]
+        action: Action
+        if kind == HINT:
+            target = next((other % settings.players for other in range(seat + 1, seat + settings.players)
+                           if state.hands[other % settings.players]), (seat + 1) % settings.players)
+            first = state.hands[target][0].card if state.hands[target] else None
+            action = Hint(seat, target, Clue(rank=first.rank if first else 1))
+        elif kind == PASS:
+            action = Pass(seat)
+        else:
+            slot = next(
+                index for index, item in enumerate(hand, 1)
+                if item.card is not None and (state.trash(item.card) if card == TRASH else _id(item.card, suits) == card)
+            )
+            real = hand[slot - 1].card
+            if kind == DISCARD:
+                action = Discard(seat, slot, real)
+            elif kind == ANNOUNCE:
+                action = Play(seat, slot, real, real.suit if real else None)
+            elif kind == MISPLAY and real is not None and state.playable(real):
+                wrong = next(suit for suit in suits if suit is not real.suit)
+                action = Play(seat, slot, real, wrong)
+            else:
+                action = Play(seat, slot, real)
+        actions.append(action)
+        state = advance(state, state.complete(action), deck)
+        position = model.play(position, move)
+    return actions
+
+
+def _id(card: Card, suits: tuple[Any, ...]) -> int:
+    return int(suits.index(card.suit)) * 5 + card.rank - 1
+
+
+def _replayed_score(settings: Settings, deck: Sequence[Card], actions: list[Action]) -> int:
+    """Replay `actions` through the engine; the game's score if it is over (wins must be over)."""
+    state = deal(GameState.new(settings), deck)
+    for action in actions:
+        state = advance(state, action, deck)
+    if state.won:
+        return state.score
+    return state.score if state.over or settings.ending is Ending.STANDARD else 0
+
+
+__all__ = ["Solution", "SolverError", "Variant", "WON", "solve"]
