@@ -3,8 +3,9 @@
 Pace (standard rules): after the draw of deck card `j`, at most
 `(size - 1 - j) + players` plays can still happen (one play or discard per later
 draw, then one turn each in the final round). A card still needed can only be
-played once its first available copy is in a hand, so if `k` needed cards first
-become available at deck position `j` or later, at least `k - ((size - 1 - j) +
+played once its first available copy is in a hand and the rank below it has been
+played, so it is available from the latest first-arrival along its suit below
+it. If `k` needed cards become available at deck position `j` or later, at least `k - ((size - 1 - j) +
 players)` of them are never played. Each needed card that is never played costs
 exactly one point (the score is the sum of the caps minus the unplayed needed
 cards), so the score is at most the sum of the caps minus the largest such excess.
@@ -50,8 +51,16 @@ def excess(deal: Deal, position: Position) -> tuple[int, int]:
     if final >= 0:
         return max(0, len(cards) - final), -1
     held = set().union(*hands)
-    players, size = deal.rules.players, deal.size
-    arrivals = sorted((drawn - 1 if card in held else deal.next_at[drawn][card] for card in cards), reverse=True)
+    players, size, ranks = deal.rules.players, deal.size, deal.rules.ranks
+    # A card is played after the rank below it, so it is "late" whenever any lower needed rank is.
+    arrivals = []
+    chain, suit_of_chain = drawn - 1, -1
+    for card in cards:  # suit by suit, rank by rank
+        if card // ranks != suit_of_chain:
+            chain, suit_of_chain = drawn - 1, card // ranks
+        chain = max(chain, drawn - 1 if card in held else deal.next_at[drawn][card])
+        arrivals.append(chain)
+    arrivals.sort(reverse=True)
     worst, where = 0, 0
     for count, arrival in enumerate(arrivals, 1):
         late = count - ((size - 1 - arrival) + players)

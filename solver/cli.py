@@ -1,10 +1,137 @@
-"""The full `hanabi` command: the deducer's commands plus the solver's."""
+"""The full `hanabi` command: the deducer's commands plus `solve` and `survey`."""
 
 from __future__ import annotations
 
-from deducer.cli import app
+import json
+import statistics
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from deducer.cards import Variant, parse_cards
+from deducer.cli import app, console, reports_errors
+from deducer.errors import RecordError
+from deducer.loader import load_game
+from deducer.settings import DealOrder, Ending, Settings, Stuck
+from solver.batch import Job, read_jobs, run_all, wilson
+from solver.solve import Solution, solve
 
 __all__ = ["app", "main"]
+
+progress_console = Console(stderr=True)
+
+
+@app.command("solve")
+@reports_errors
+def solve_command(
+    deck: Annotated[str | None, typer.Argument(help='Cards top first, e.g. "r1 g3 b5 ..."')] = None,
+    players: Annotated[int, typer.Option("--players", min=2, max=5)] = 3,
+    rules: Annotated[Ending, typer.Option("--rules", help="crowning (win or lose) or standard (best score)")] = Ending.CROWNING,
+    variant: Annotated[Variant, typer.Option("--variant")] = Variant.BASE,
+    choreography: Annotated[bool, typer.Option("--choreography")] = False,
+    empty_hints: Annotated[bool, typer.Option("--empty-hints")] = False,
+    deal_order: Annotated[DealOrder, typer.Option("--deal")] = DealOrder.ROUND_ROBIN,
+    stuck: Annotated[Stuck, typer.Option("--stuck", help="Crowning Piece: a stuck player loses or passes")] = Stuck.LOSE,
+    time_limit: Annotated[float | None, typer.Option("--time-limit", min=0.0, help="Seconds per deal; then 'unknown'")] = None,
+    deck_file: Annotated[Path | None, typer.Option("--deck-file", exists=True, dir_okay=False, help="Our record or a hanab.live game")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="A deck shuffled reproducibly")] = None,
+    batch: Annotated[Path | None, typer.Option("--batch", exists=True, dir_okay=False, help="One JSON deal per line")] = None,
+    jobs: Annotated[int | None, typer.Option("--jobs", min=1, help="Processes for --batch (default: every core)")] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Prove or refute a perfect score for a fully known deal, with the winning line."""
+    sources = [deck is not None, deck_file is not None, seed is not None, batch is not None]
+    if sum(sources) != 1:
+        raise typer.BadParameter("give exactly one of DECK, --deck-file, --seed or --batch")
+    if batch is not None:
+        _batch(batch, jobs, time_limit)
+        return
+    settings = Settings(players=players, variant=variant, ending=rules, empty_hints=empty_hints,
+                        choreography=choreography, deal=deal_order, stuck=stuck)
+    seats: tuple[str, ...] = ()
+    if deck_file is not None:
+        record = load_game(deck_file)
+        if record.deck is None:
+            raise RecordError(f"{deck_file} does not hold the full deck order")
+        settings = record.settings.with_(ending=rules, stuck=stuck)
+        cards = list(record.deck)
+        seats = record.seats
+    elif seed is not None:
+        cards = settings.variant.shuffled_deck(seed)
+    else:
+        cards = parse_cards(deck or "")
+    solution = solve(settings, cards, time_limit)
+    if as_json:
+        typer.echo(json.dumps(solution.to_json()))
+        return
+    show(solution, settings, seats or tuple(f"P{seat}" for seat in range(settings.players)))
+
+
+def show(solution: Solution, settings: Settings, seats: tuple[str, ...]) -> None:
+    """The verdict and the line as a table."""
+    colour = {"win": "green", "loss": "red", "unknown": "yellow"}[solution.verdict]
+    console.print(
+        f"[bold {colour}]{solution.verdict}[/]: best score {solution.score}/{solution.max_score} "
+        f"({settings.ending.value} rules, {settings.players} players, {settings.variant.value}); "
+        f"{solution.nodes} positions searched in {solution.seconds:.3f} s"
+    )
+    if solution.reason:
+        console.print(f"why: {solution.reason}")
+    table = Table(title="line of play")
+    for column in ("turn", "seat", "action"):
+        table.add_column(column)
+    for turn, action in enumerate(solution.line, 1):
+        table.add_row(str(turn), seats[action.seat], action.notation(seats).split(" ", 1)[1])
+    console.print(table)
+
+
+def _batch(path: Path, jobs: int | None, time_limit: float | None) -> None:
+    items = read_jobs(path.read_text().splitlines(), time_limit)
+    with Progress(console=progress_console, transient=True, disable=not sys.stderr.isatty()) as bar:
+        task = bar.add_task("solving", total=len(items))
+        for result in run_all(items, jobs, lambda: bar.advance(task)):
+            typer.echo(json.dumps(result))
+
+
+@app.command("survey")
+@reports_errors
+def survey_command(
+    players: Annotated[int, typer.Option("--players", min=2, max=5)] = 3,
+    count: Annotated[int, typer.Option("--count", min=1)] = 100,
+    variant: Annotated[Variant, typer.Option("--variant")] = Variant.BASE,
+    rules: Annotated[Ending, typer.Option("--rules")] = Ending.CROWNING,
+    seed: Annotated[int, typer.Option("--seed", help="First deck seed")] = 0,
+    time_limit: Annotated[float | None, typer.Option("--time-limit", min=0.0)] = None,
+    jobs: Annotated[int | None, typer.Option("--jobs", min=1)] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Solve COUNT random decks: the share that is winnable, with a 95% interval, and the times."""
+    settings = Settings(players=players, variant=variant, ending=rules)
+    items: list[Job | str] = [Job(settings, tuple(variant.shuffled_deck(seed + index)), time_limit) for index in range(count)]
+    with Progress(console=progress_console, transient=True, disable=not sys.stderr.isatty()) as bar:
+        task = bar.add_task("surveying", total=count)
+        results = list(run_all(items, jobs, lambda: bar.advance(task)))
+    wins = sum(result.get("verdict") == "win" for result in results)
+    decided = sum(result.get("verdict") in ("win", "loss") for result in results)
+    times = [float(result.get("seconds", 0.0)) for result in results]
+    low, high = wilson(wins, decided)
+    summary = {
+        "players": players, "variant": variant.value, "rules": rules.value, "count": count, "decided": decided,
+        "winnable": wins, "share": wins / decided if decided else None, "ci95": [low, high],
+        "median_seconds": statistics.median(times), "max_seconds": max(times),
+    }
+    if as_json:
+        typer.echo(json.dumps(summary))
+        return
+    console.print(
+        f"{wins}/{decided} decks winnable ({summary['share'] or 0:.1%}, 95% CI {low:.1%}-{high:.1%}); "
+        f"{count - decided} undecided; median {summary['median_seconds'] * 1e3:.1f} ms, max {summary['max_seconds']:.2f} s per deck"
+    )
 
 
 def main() -> None:

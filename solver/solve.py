@@ -75,38 +75,55 @@ def solve(
     start = time.perf_counter()
     model = Deal.of(settings, deck)
     root = model.start()
-    maximum = settings.variant.max_score
+    outcome = best_line(model, time_limit, node_limit)
+    actions = to_actions(settings, deck, model, root, outcome.line)
+    score = _replayed_score(settings, deck, actions)
+    if score != outcome.score:
+        raise SolverError(f"internal error: the line scores {score} in the engine, the search said {outcome.score}")
+    return Solution(outcome.verdict, score, settings.variant.max_score, tuple(actions), outcome.nodes,
+                    time.perf_counter() - start, outcome.reason)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The search's answer on the model: verdict, best score, and the moves reaching it."""
+
+    verdict: str
+    score: int
+    line: list[Move]
+    nodes: int
+    reason: str | None
+
+
+def best_line(model: Deal, time_limit: float | None = None, node_limit: int | None = None) -> Outcome:
+    """Greedy lines first, then the search from the bound down to the best score found."""
+    root = model.start()
+    maximum = model.rules.max_score
     bound = explain(model, root)
-    best_line: list[Move] = []
-    best = -1
+    best, best_line_found = -1, []
     for prefer_low in (True, False):
         line, end = greedy_line(model, root, prefer_low)
-        score = model.score(end)
-        if score > best:
-            best, best_line = score, line
+        if model.score(end) > best:
+            best, best_line_found = model.score(end), line
         if best == maximum:
             break
     search = Search(model, time_limit, node_limit)
-    verdict = "win" if best == maximum else "loss"
+    verdict = "loss"
     try:
         for target in range(bound.score, best, -1):
             line = search.reach(root, target)
             if line is not None:
-                best, best_line = _final_score(model, root, line), line
+                best, best_line_found = _final_score(model, root, line), line
                 break
     except OutOfBudget:
         verdict = "unknown"
     if best == maximum:
-        verdict = "win"
+        return Outcome("win", best, best_line_found, search.nodes, None)
     reason = None
     if verdict == "loss":
-        reason = bound.reason if bound.score == best or (settings.ending is Ending.CROWNING and bound.score == 0) else None
+        reason = bound.reason if bound.score == best else None
         reason = reason or f"the search was exhaustive ({search.nodes} positions)"
-    actions = to_actions(settings, deck, model, root, best_line)
-    score = _replayed_score(settings, deck, actions)
-    if score != max(best, 0):
-        raise SolverError(f"internal error: the line scores {score} in the engine, the search said {best}")
-    return Solution(verdict, score, maximum, tuple(actions), search.nodes, time.perf_counter() - start, reason)
+    return Outcome(verdict, max(best, 0), best_line_found, search.nodes, reason)
 
 
 def _final_score(model: Deal, position: Position, line: list[Move]) -> int:

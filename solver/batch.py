@@ -1,0 +1,106 @@
+"""Solve many deals: JSON lines in, JSON lines out (input order), on every core."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from deducer.cards import Card, Variant, parse_cards
+from deducer.errors import HanabiError, NotationError
+from deducer.settings import Settings
+from solver.solve import solve
+
+_KEYS = {"deck", "players", "rules", "variant", "deal", "choreography", "empty_hints", "stuck", "time_limit", "seed"}
+
+
+@dataclass(frozen=True)
+class Job:
+    """One deal to solve."""
+
+    settings: Settings
+    deck: tuple[Card, ...]
+    time_limit: float | None = None
+
+
+def job_from_json(data: dict[str, Any], time_limit: float | None = None) -> Job:
+    """A job from `{"deck": "r1 g3 ...", "players": 3, "rules": "crowning", ...}` (missing keys: defaults)."""
+    unknown = set(data) - _KEYS
+    if unknown:
+        raise NotationError(f"unknown key(s) {', '.join(sorted(unknown))}")
+    settings = Settings.from_json(
+        {
+            "players": data.get("players", 3),
+            "variant": data.get("variant", "base"),
+            "ending": data.get("rules", "crowning"),
+            "deal": data.get("deal", "round-robin"),
+            "choreography": data.get("choreography", False),
+            "empty_hints": data.get("empty_hints", False),
+            "stuck": data.get("stuck", "lose"),
+        }
+    )
+    if "deck" in data:
+        deck = tuple(parse_cards(str(data["deck"])))
+    elif "seed" in data:
+        deck = tuple(settings.variant.shuffled_deck(int(data["seed"])))
+    else:
+        raise NotationError("a deal needs a 'deck' (or a 'seed')")
+    return Job(settings, deck, data.get("time_limit", time_limit))
+
+
+def run_job(job: Job) -> dict[str, Any]:
+    """Solve one job; a bad deal gives `{"error": ...}` instead of stopping the batch."""
+    try:
+        return solve(job.settings, job.deck, job.time_limit).to_json()
+    except HanabiError as error:
+        return {"error": str(error)}
+
+
+def read_jobs(lines: Iterable[str], time_limit: float | None = None) -> list[Job | str]:
+    """Parse every non-blank line; a line that cannot be read becomes its error message."""
+    jobs: list[Job | str] = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            jobs.append(job_from_json(json.loads(line), time_limit))
+        except (json.JSONDecodeError, HanabiError, TypeError, ValueError) as error:
+            jobs.append(f"line {number}: {error}")
+    return jobs
+
+
+def _run(item: Job | str) -> dict[str, Any]:
+    return {"error": item} if isinstance(item, str) else run_job(item)
+
+
+def run_all(items: list[Job | str], jobs: int | None = None, progress: Callable[[], None] | None = None) -> Iterator[dict[str, Any]]:
+    """Results in input order, solved on `jobs` processes (default: every core)."""
+    workers = jobs or os.cpu_count() or 1
+    if workers == 1 or len(items) <= 1:
+        for item in items:
+            yield _run(item)
+            if progress:
+                progress()
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for result in pool.map(_run, items, chunksize=max(1, min(16, len(items) // (4 * workers)))):
+            yield result
+            if progress:
+                progress()
+
+
+def wilson(successes: int, total: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion."""
+    if total == 0:
+        return (0.0, 1.0)
+    share = successes / total
+    centre = (share + z * z / (2 * total)) / (1 + z * z / total)
+    half = z * math.sqrt(share * (1 - share) / total + z * z / (4 * total * total)) / (1 + z * z / total)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+__all__ = ["Job", "Variant", "job_from_json", "read_jobs", "run_all", "run_job", "wilson"]
