@@ -77,7 +77,9 @@ def _run(item: Job | str) -> dict[str, Any]:
     return {"error": item} if isinstance(item, str) else run_job(item)
 
 
-def run_all(items: list[Job | str], jobs: int | None = None, progress: Callable[[], None] | None = None) -> Iterator[dict[str, Any]]:
+def run_all(
+    items: list[Job | str], jobs: int | None = None, progress: Callable[[], None] | None = None
+) -> Iterator[dict[str, Any]]:
     """Results in input order, solved on `jobs` processes (default: every core)."""
     workers = jobs or os.cpu_count() or 1
     if workers == 1 or len(items) <= 1:

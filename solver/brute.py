@@ -26,8 +26,16 @@ def best_score(deal: Deal) -> int:
         return rank >= fireworks[suit] and discards.count(card) == rules.copies_of(card) - 1
 
     @cache
-    def value(player: int, drawn: int, fireworks: tuple[int, ...], clues: int, strikes: int,
-              discards: tuple[int, ...], final: int, hands: tuple[tuple[int, ...], ...]) -> int:
+    def value(
+        player: int,
+        drawn: int,
+        fireworks: tuple[int, ...],
+        clues: int,
+        strikes: int,
+        discards: tuple[int, ...],
+        final: int,
+        hands: tuple[tuple[int, ...], ...],
+    ) -> int:
         if sum(fireworks) == top:
             return top
         if strikes == MAX_STRIKES:

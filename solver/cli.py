@@ -38,7 +38,9 @@ def solve_command(
     deal_order: Annotated[DealOrder, typer.Option("--deal")] = DealOrder.ROUND_ROBIN,
     stuck: Annotated[Stuck, typer.Option("--stuck", help="Crowning Piece: a stuck player loses or passes")] = Stuck.LOSE,
     time_limit: Annotated[float | None, typer.Option("--time-limit", min=0.0, help="Seconds per deal; then 'unknown'")] = None,
-    deck_file: Annotated[Path | None, typer.Option("--deck-file", exists=True, dir_okay=False, help="Our record or a hanab.live game")] = None,
+    deck_file: Annotated[
+        Path | None, typer.Option("--deck-file", exists=True, dir_okay=False, help="Our record or a hanab.live game")
+    ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="A deck shuffled reproducibly")] = None,
     batch: Annotated[Path | None, typer.Option("--batch", exists=True, dir_okay=False, help="One JSON deal per line")] = None,
     jobs: Annotated[int | None, typer.Option("--jobs", min=1, help="Processes for --batch (default: every core)")] = None,
@@ -51,8 +53,15 @@ def solve_command(
     if batch is not None:
         _batch(batch, jobs, time_limit)
         return
-    settings = Settings(players=players, variant=variant, ending=rules, empty_hints=empty_hints,
-                        choreography=choreography, deal=deal_order, stuck=stuck)
+    settings = Settings(
+        players=players,
+        variant=variant,
+        ending=rules,
+        empty_hints=empty_hints,
+        choreography=choreography,
+        deal=deal_order,
+        stuck=stuck,
+    )
     seats: tuple[str, ...] = ()
     if deck_file is not None:
         record = load_game(deck_file)
@@ -121,16 +130,24 @@ def survey_command(
     times = [float(result.get("seconds", 0.0)) for result in results]
     low, high = wilson(wins, decided)
     summary = {
-        "players": players, "variant": variant.value, "rules": rules.value, "count": count, "decided": decided,
-        "winnable": wins, "share": wins / decided if decided else None, "ci95": [low, high],
-        "median_seconds": statistics.median(times), "max_seconds": max(times),
+        "players": players,
+        "variant": variant.value,
+        "rules": rules.value,
+        "count": count,
+        "decided": decided,
+        "winnable": wins,
+        "share": wins / decided if decided else None,
+        "ci95": [low, high],
+        "median_seconds": statistics.median(times),
+        "max_seconds": max(times),
     }
     if as_json:
         typer.echo(json.dumps(summary))
         return
     console.print(
         f"{wins}/{decided} decks winnable ({summary['share'] or 0:.1%}, 95% CI {low:.1%}-{high:.1%}); "
-        f"{count - decided} undecided; median {summary['median_seconds'] * 1e3:.1f} ms, max {summary['max_seconds']:.2f} s per deck"
+        f"{count - decided} undecided; median {summary['median_seconds'] * 1e3:.1f} ms, "
+        f"max {summary['max_seconds']:.2f} s per deck"
     )
 
 

@@ -23,8 +23,14 @@ def greedy_move(deal: Deal, position: Position, moves: list[Move], prefer_low: b
             # The copy whose twin comes soonest, then the card furthest from being playable.
             drawn = position[1]
             held = [card for hand in position[7] for card in hand]
-            return min(spare, key=lambda move: (held.count(move[1]) < 2, deal.next_at[drawn][move[1]],
-                                                -(move[1] % ranks - fireworks[move[1] // ranks])))
+            return min(
+                spare,
+                key=lambda move: (
+                    held.count(move[1]) < 2,
+                    deal.next_at[drawn][move[1]],
+                    -(move[1] % ranks - fireworks[move[1] // ranks]),
+                ),
+            )
     if (HINT, -1) in moves:
         return (HINT, -1)
     for kind in (DISCARD, MISPLAY, PASS):

@@ -124,7 +124,7 @@ class Deal:
 
     def status(self, position: Position) -> str:
         """WON, LOST (strikes, a lost card, stuck), OVER (standard game ended) or ONGOING."""
-        player, drawn, fireworks, caps, clues, strikes, final, hands = position
+        player, drawn, fireworks, caps, _, strikes, final, hands = position
         if sum(fireworks) == self.rules.max_score:
             return WON
         if strikes >= MAX_STRIKES:
@@ -161,7 +161,7 @@ class Deal:
 
     def moves(self, position: Position) -> list[Move]:
         """Every distinct legal move of the player to act (the position must be ongoing)."""
-        player, drawn, fireworks, caps, clues, strikes, final, hands = position
+        player, _, fireworks, _, clues, strikes, _, hands = position
         rules = self.rules
         crowning = rules.ending is Ending.CROWNING
         result: list[Move] = []
@@ -190,44 +190,41 @@ class Deal:
         """The position after `move`, its draw and the turn passing."""
         player, drawn, fireworks, caps, clues, strikes, final, hands = position
         kind, card = move
-        rules = self.rules
-        ranks = rules.ranks
-        if kind in (HINT, PASS):
-            clues -= kind == HINT
-            hand = hands[player]
-        else:
-            hand = list(hands[player])
-            hand.remove(card)
-            suit = card // ranks if card != TRASH else -1
-            if kind in (PLAY, ANNOUNCE):
-                fireworks = fireworks[:suit] + (fireworks[suit] + 1,) + fireworks[suit + 1 :]
-                bonus = (card % ranks == ranks - 1) + (kind == ANNOUNCE)
-                clues = min(MAX_CLUES, clues + bonus) if bonus else clues
-            else:
-                if kind == DISCARD:
-                    clues += 1
-                else:
-                    strikes += 1
-                if card != TRASH and self.after[drawn][card] + sum(h.count(card) for h in hands) == 1:
-                    caps = caps[:suit] + (min(caps[suit], card % ranks),) + caps[suit + 1 :]
-            if drawn < self.size:
-                hand.append(self.deck[drawn])
-                drawn += 1
-                hand.sort()
-            hand = tuple(hand)
-            if kind in (PLAY, ANNOUNCE) or caps is not position[3]:
-                hands = hands[:player] + (hand,) + hands[player + 1 :]
-                return self._finish(player, drawn, fireworks, caps, clues, strikes, final, self._tidy(hands, fireworks, caps), position[1])
-        hands = hands[:player] + (self._tidy_hand(hand, fireworks, caps),) + hands[player + 1 :]
-        return self._finish(player, drawn, fireworks, caps, clues, strikes, final, hands, position[1])
-
-    def _finish(self, player: int, drawn: int, fireworks: tuple[int, ...], caps: tuple[int, ...], clues: int, strikes: int,
-                final: int, hands: Hands, drawn_before: int) -> Position:
+        ranks = self.rules.ranks
         if final > 0:
             final -= 1
-        if drawn == self.size and drawn_before < self.size and self.rules.ending is Ending.STANDARD:
-            final = self.rules.players
-        return ((player + 1) % self.rules.players, drawn, fireworks, caps, clues, strikes, final, hands)
+        following = (player + 1) % self.rules.players
+        if kind in (HINT, PASS):
+            return (following, drawn, fireworks, caps, clues - (kind == HINT), strikes, final, hands)
+        cards = list(hands[player])
+        cards.remove(card)
+        suit = card // ranks
+        changed = False  # did a firework or a cap move, making more cards trash?
+        if kind in (PLAY, ANNOUNCE):
+            fireworks = fireworks[:suit] + (fireworks[suit] + 1,) + fireworks[suit + 1 :]
+            bonus = (card % ranks == ranks - 1) + (kind == ANNOUNCE)
+            clues = min(MAX_CLUES, clues + bonus)
+            changed = True
+        else:
+            if kind == DISCARD:
+                clues += 1
+            else:
+                strikes += 1
+            if card != TRASH and self.available(position, card) == 1:
+                caps = caps[:suit] + (card % ranks,) + caps[suit + 1 :]
+                changed = True
+        if drawn < self.size:
+            cards.append(self.deck[drawn])
+            drawn += 1
+            if drawn == self.size and self.rules.ending is Ending.STANDARD:
+                final = self.rules.players
+        hand = tuple(sorted(cards))
+        hands = hands[:player] + (hand,) + hands[player + 1 :]
+        if changed:
+            hands = tuple(self._tidy_hand(other, fireworks, caps) for other in hands)
+        else:
+            hands = hands[:player] + (self._tidy_hand(hand, fireworks, caps),) + hands[player + 1 :]
+        return (following, drawn, fireworks, caps, clues, strikes, final, hands)
 
     def _trash(self, card: int, fireworks: tuple[int, ...], caps: tuple[int, ...]) -> bool:
         suit, rank = divmod(card, self.rules.ranks)
@@ -237,6 +234,3 @@ class Deal:
         if any(card != TRASH and self._trash(card, fireworks, caps) for card in hand):
             return tuple(sorted(TRASH if card == TRASH or self._trash(card, fireworks, caps) else card for card in hand))
         return hand
-
-    def _tidy(self, hands: Hands, fireworks: tuple[int, ...], caps: tuple[int, ...]) -> Hands:
-        return tuple(self._tidy_hand(hand, fireworks, caps) for hand in hands)

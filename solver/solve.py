@@ -21,7 +21,7 @@ from deducer.record import advance, deal
 from deducer.settings import Ending, Settings
 from solver.bounds import explain
 from solver.greedy import greedy_line
-from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, PASS, PLAY, TRASH, WON, Deal, Move, Position
+from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, PASS, TRASH, WON, Deal, Move, Position
 from solver.search import OutOfBudget, Search
 
 
@@ -60,18 +60,22 @@ def action_json(action: Action) -> dict[str, Any]:
         return {"seat": action.seat, "type": "hint", "target": action.target, "clue": action.clue.code}
     if isinstance(action, Pass):
         return {"seat": action.seat, "type": "pass"}
-    data: dict[str, Any] = {"seat": action.seat, "type": "play" if isinstance(action, Play) else "discard", "card": str(action.card)}
+    data: dict[str, Any] = {
+        "seat": action.seat,
+        "type": "play" if isinstance(action, Play) else "discard",
+        "card": str(action.card),
+    }
     if isinstance(action, Play) and action.announce is not None:
         data["announce"] = action.announce.letter
     return data
 
 
-def solve(
-    settings: Settings, deck: Sequence[Card], time_limit: float | None = None, node_limit: int | None = None
-) -> Solution:
+def solve(settings: Settings, deck: Sequence[Card], time_limit: float | None = None, node_limit: int | None = None) -> Solution:
     """Decide the deal: a win (the maximum) or the best reachable score, with the line as proof."""
     if sorted(deck) != sorted(settings.variant.full_deck()):
-        raise SolverError(f"the solver needs the whole {settings.variant.value} deck of {settings.variant.deck_size} cards, in order")
+        raise SolverError(
+            f"the solver needs the whole {settings.variant.value} deck of {settings.variant.deck_size} cards, in order"
+        )
     start = time.perf_counter()
     model = Deal.of(settings, deck)
     root = model.start()
@@ -80,8 +84,15 @@ def solve(
     score = _replayed_score(settings, deck, actions)
     if score != outcome.score:
         raise SolverError(f"internal error: the line scores {score} in the engine, the search said {outcome.score}")
-    return Solution(outcome.verdict, score, settings.variant.max_score, tuple(actions), outcome.nodes,
-                    time.perf_counter() - start, outcome.reason)
+    return Solution(
+        outcome.verdict,
+        score,
+        settings.variant.max_score,
+        tuple(actions),
+        outcome.nodes,
+        time.perf_counter() - start,
+        outcome.reason,
+    )
 
 
 @dataclass(frozen=True)
@@ -111,9 +122,9 @@ def best_line(model: Deal, time_limit: float | None = None, node_limit: int | No
     verdict = "loss"
     try:
         for target in range(bound.score, best, -1):
-            line = search.reach(root, target)
-            if line is not None:
-                best, best_line_found = _final_score(model, root, line), line
+            found = search.reach(root, target)
+            if found is not None:
+                best, best_line_found = _final_score(model, root, found), found
                 break
     except OutOfBudget:
         verdict = "unknown"
@@ -144,15 +155,22 @@ def to_actions(settings: Settings, deck: Sequence[Card], model: Deal, root: Posi
         hand = state.hands[seat]
         action: Action
         if kind == HINT:
-            target = next((other % settings.players for other in range(seat + 1, seat + settings.players)
-                           if state.hands[other % settings.players]), (seat + 1) % settings.players)
+            target = next(
+                (
+                    other % settings.players
+                    for other in range(seat + 1, seat + settings.players)
+                    if state.hands[other % settings.players]
+                ),
+                (seat + 1) % settings.players,
+            )
             first = state.hands[target][0].card if state.hands[target] else None
             action = Hint(seat, target, Clue(rank=first.rank if first else 1))
         elif kind == PASS:
             action = Pass(seat)
         else:
             slot = next(
-                index for index, item in enumerate(hand, 1)
+                index
+                for index, item in enumerate(hand, 1)
                 if item.card is not None and (state.trash(item.card) if card == TRASH else _id(item.card, suits) == card)
             )
             real = hand[slot - 1].card
@@ -185,4 +203,4 @@ def _replayed_score(settings: Settings, deck: Sequence[Card], actions: list[Acti
     return state.score if state.over or settings.ending is Ending.STANDARD else 0
 
 
-__all__ = ["Solution", "SolverError", "Variant", "WON", "solve"]
+__all__ = ["WON", "Solution", "SolverError", "Variant", "solve"]

@@ -1,0 +1,61 @@
+"""Time the solver on seeded random deals: 2-5 players x base, avalanche x crowning, standard.
+
+    python benchmarks/bench_solver.py [--count 100] [--time-limit S] [--jobs J] [--only 2p-avalanche-standard]
+
+Prints, for each set: the share decided, the share winnable, median / 95th
+percentile / max seconds per deal, and the deals that took longest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from deducer.cards import Variant
+from deducer.settings import Ending, Settings
+from solver.batch import Job, run_all
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--count", type=int, default=100)
+    parser.add_argument("--time-limit", type=float, default=None, help="seconds per deal (default: none)")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--only", default=None, help="e.g. 2p-avalanche-standard")
+    args = parser.parse_args()
+    print(
+        f"{'set':28} {'decided':>8} {'winnable':>9} {'median':>9} {'p95':>9} {'max':>8}   slowest (seed: seconds verdict score)"
+    )
+    begin = time.perf_counter()
+    for players in (2, 3, 4, 5):
+        for variant in Variant:
+            for ending in (Ending.CROWNING, Ending.STANDARD):
+                name = f"{players}p-{variant.value}-{ending.value}"
+                if args.only and args.only != name:
+                    continue
+                settings = Settings(players=players, variant=variant, ending=ending)
+                jobs: list[Job | str] = [
+                    Job(settings, tuple(variant.shuffled_deck(seed)), args.time_limit) for seed in range(args.count)
+                ]
+                results = list(run_all(jobs, args.jobs))
+                seconds = [float(result["seconds"]) for result in results]
+                decided = sum(result["verdict"] != "unknown" for result in results)
+                wins = sum(result["verdict"] == "win" for result in results)
+                ordered = sorted(seconds)
+                p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+                slowest = sorted(range(len(results)), key=lambda seed: -seconds[seed])[:3]
+                slow = ", ".join(
+                    f"{seed}: {seconds[seed]:.2f} {results[seed]['verdict']} {results[seed]['score']}" for seed in slowest
+                )
+                median = statistics.median(seconds)
+                print(
+                    f"{name:28} {decided / len(results):8.0%} {wins / len(results):9.0%} {median * 1e3:7.1f}ms"
+                    f" {p95 * 1e3:7.1f}ms {max(seconds):7.2f}s   {slow}",
+                    flush=True,
+                )
+    print(f"total {time.perf_counter() - begin:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,193 @@
+"""The solver: brute-force cross-checks, the model against the engine, known deals."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from deducer import Card, Ending, GameState, Settings, Stuck, Variant
+from deducer.cards import format_cards
+from deducer.record import advance, deal
+from deducer.settings import DealOrder
+from solver.brute import best_score
+from solver.model import LOST, OVER, TRASH, WON, Deal, Rules
+from solver.solve import Solution, SolverError, best_line, solve, to_actions
+from tests.helpers import full_deck
+
+
+def small_deals(seed: int, count: int) -> list[Deal]:
+    """Random reduced games: 2-3 suits, 2-3 ranks, 1-2 cards in hand, every option."""
+    rng = random.Random(seed)
+    deals: list[Deal] = []
+    while len(deals) < count:
+        suits, ranks, players, hand = rng.randint(2, 3), rng.randint(2, 3), rng.randint(2, 3), rng.randint(1, 2)
+        rules = Rules(
+            suits=suits,
+            ranks=ranks,
+            copies=rng.choice([(2, 1, 1), (1, 1, 1), (2, 2, 1)])[:ranks],
+            single_suits=rng.choice([0, 1]),
+            players=players,
+            hand_size=hand,
+            ending=rng.choice(list(Ending)),
+            choreography=rng.random() < 0.15,
+            empty_hints=rng.random() < 0.3,
+            stuck=rng.choice(list(Stuck)),
+        )
+        deck = [card for card in range(suits * ranks) for _ in range(rules.copies_of(card))]
+        if not players * hand < len(deck) <= (7 if rules.choreography else 9):
+            continue  # keep the brute force quick
+        rng.shuffle(deck)
+        seats = [seat for _ in range(hand) for seat in range(players)]
+        deals.append(Deal(rules, deck, seats))
+    return deals
+
+
+def replay_model(model: Deal, line: list[tuple[int, int]]) -> int:
+    position = model.start()
+    for move in line:
+        assert move in model.moves(position)
+        position = model.play(position, move)
+    assert model.status(position) in (WON, OVER) or model.rules.ending is Ending.CROWNING
+    return model.score(position)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_search_agrees_with_brute_force_on_small_deals(seed: int) -> None:
+    # 1400 random reduced deals in all, both rule sets: the best score is the brute force's,
+    # and the line found reaches it.
+    kinds: dict[tuple[str, bool], int] = {}
+    for model in small_deals(seed, 350):
+        truth = best_score(model)
+        outcome = best_line(model)
+        assert outcome.score == truth, (model.rules, model.deck)
+        assert outcome.verdict == ("win" if truth == model.rules.max_score else "loss")
+        assert replay_model(model, outcome.line) == truth
+        key = (model.rules.ending.value, truth == model.rules.max_score)
+        kinds[key] = kinds.get(key, 0) + 1
+    assert len(kinds) == 4  # wins and losses under both rule sets were checked
+
+
+def engine_position(model: Deal, state: GameState) -> tuple[object, ...]:
+    """The model's view of an engine state, for comparison."""
+    suits = state.settings.variant.suits
+    hands = []
+    for hand in state.hands:
+        ids = []
+        for item in hand:
+            card = item.card
+            assert card is not None
+            ids.append(TRASH if state.trash(card) else suits.index(card.suit) * 5 + card.rank - 1)
+        hands.append(tuple(sorted(ids)))
+    return (state.current, state.drawn, state.fireworks, state.clues, state.strikes, tuple(hands))
+
+
+def test_model_follows_the_engine_on_random_games() -> None:
+    # Random model moves are legal in the engine and lead to the same positions and endings.
+    rng = random.Random(3)
+    for game in range(150):
+        settings = Settings(
+            players=rng.randint(2, 5),
+            variant=rng.choice(list(Variant)),
+            ending=rng.choice(list(Ending)),
+            choreography=rng.random() < 0.3,
+            empty_hints=rng.random() < 0.3,
+            stuck=rng.choice(list(Stuck)),
+            deal=rng.choice(list(DealOrder)),
+        )
+        deck = settings.variant.shuffled_deck(game)
+        model = Deal.of(settings, deck)
+        position = model.start()
+        line = []
+        while model.status(position) == "ongoing":
+            moves = model.moves(position)
+            if not moves:
+                break
+            move = rng.choice(moves)
+            line.append(move)
+            position = model.play(position, move)
+        actions = to_actions(settings, deck, model, model.start(), line)
+        state = deal(GameState.new(settings), deck)
+        replayed = model.start()
+        for move, action in zip(line, actions):
+            state = advance(state, action, deck)
+            replayed = model.play(replayed, move)
+            player, drawn, fireworks, _, clues, strikes, _, hands = replayed
+            assert engine_position(model, state) == (player, drawn, fireworks, clues, strikes, hands) or state.over
+        status = model.status(position)
+        if status == WON:
+            assert state.won and state.over
+        elif status == OVER:
+            assert state.end is not None and state.end.value == "final-round"
+        elif status == LOST:
+            assert state.over and state.score == 0
+
+
+def test_greedy_deck() -> None:
+    # All 1s, then 2s, ... in suit order: every card is playable when drawn or soon after, and
+    # simple greedy play wins without any search.
+    settings = Settings(players=2, ending=Ending.STANDARD)
+    deck = sorted(Variant.BASE.full_deck(), key=lambda card: (card.rank, str(card)))
+    result = solve(settings, deck)
+    assert result.verdict == "win" and result.score == 25 and result.nodes == 0
+
+
+def test_deck_lost_in_standard_but_won_under_crowning() -> None:
+    # Every w1 is among the last three cards. Under standard rules w1..w5 need five plays after
+    # deck card 48 is drawn, but only 49 - 47 + 2 = 4 turns remain for them: at most 24 points.
+    # Under Crowning Piece there is no final round and the team can wait for them.
+    settings = Settings(players=2)
+    rest = [card for card in Variant.BASE.full_deck() if card != Card.parse("w1")]
+    deck = random.Random(4).sample(rest, len(rest)) + [Card.parse("w1")] * 3
+    standard = solve(settings.with_(ending=Ending.STANDARD), deck)
+    assert standard.verdict == "loss" and standard.score <= 24
+    crowning = solve(settings.with_(ending=Ending.CROWNING), deck)
+    assert crowning.verdict == "win" and crowning.score == 25
+
+
+def test_hand_lock_loses_even_under_crowning() -> None:
+    # Avalanche, 2 players. Alice holds the five 5s; Bob holds m2-m5 and a w4, and the next card is
+    # the other w4. Every card in hand is the last copy of a card not yet playable, except Bob's w4.
+    # Once Bob lets go of it (discard or misplay) the second w4 arrives and is the last copy too:
+    # nobody can do anything but hint, and when the clues run out someone must lose a card.
+    settings = Settings(players=2, variant=Variant.AVALANCHE, ending=Ending.CROWNING)
+    deck = full_deck(settings, ["w5 r5 b5 y5 g5", "m2 m3 m4 m5 w4"], "w4")
+    result = solve(settings, deck)
+    assert result.verdict == "loss" and result.score == 0
+    assert "exhaustive" in (result.reason or "")
+
+
+def test_every_win_line_replays_as_a_win() -> None:
+    for seed in range(30):
+        settings = Settings(
+            players=2 + seed % 4,
+            variant=Variant.AVALANCHE if seed % 3 else Variant.BASE,
+            ending=Ending.CROWNING if seed % 2 else Ending.STANDARD,
+        )
+        deck = settings.variant.shuffled_deck(seed)
+        result = solve(settings, deck, time_limit=10)
+        if result.verdict == "win":
+            state = deal(GameState.new(settings), deck)
+            for action in result.line:
+                state = advance(state, action, deck)
+            assert state.won and state.over and state.score == settings.variant.max_score
+
+
+def test_solver_refuses_an_incomplete_deck() -> None:
+    with pytest.raises(SolverError, match="whole base deck"):
+        solve(Settings(), Variant.BASE.full_deck()[:-1])
+
+
+def test_budget_gives_unknown() -> None:
+    settings = Settings(players=2, variant=Variant.AVALANCHE, ending=Ending.STANDARD)
+    deck = full_deck(settings, ["w5 r5 b5 y5 g5", "m2 m3 m4 m5 w4"], "w4")
+    result = solve(settings, deck, node_limit=2000)
+    assert result.verdict == "unknown" and result.nodes <= 3100
+
+
+def test_solution_json() -> None:
+    result = solve(Settings(players=3), Variant.BASE.shuffled_deck(1))
+    data = result.to_json()
+    assert data["verdict"] == "win" and data["score"] == 25 and len(data["line"]) == len(result.line)
+    assert {"seat", "type"} <= set(data["line"][0])
+    assert isinstance(result, Solution) and format_cards(Variant.BASE.shuffled_deck(1))
