@@ -177,6 +177,13 @@ class GameState:
     def _may_pass(self, seat: int) -> bool:
         return self.settings.ending is Ending.CROWNING and self.settings.stuck is Stuck.PASS and self.stuck(seat)
 
+    def _with(self, **changes: Any) -> GameState:
+        """A copy with some fields changed (`dataclasses.replace` without re-running `__init__`)."""
+        copy = object.__new__(GameState)
+        copy.__dict__.update(self.__dict__)
+        copy.__dict__.update(changes)
+        return copy
+
     # ----- applying events ----------------------------------------------
     def where(self) -> str:
         return f"turn {self.turn + 1}" if not self.dealing else "the deal"
@@ -201,7 +208,7 @@ class GameState:
         if self.end is not None:
             raise IllegalActionError(f"{event.notation(self.seats)} refused: the game is over ({self.end.value})")
         if isinstance(event, Terminate):
-            return replace(self, end=End.TERMINATED, must_draw=None)
+            return self._with(end=End.TERMINATED, must_draw=None)
         if isinstance(event, Draw):
             return self._draw(event)
         if self.must_draw is not None:
@@ -245,7 +252,7 @@ class GameState:
         final_turns = self.final_turns
         if drawn == self.settings.variant.deck_size and self.settings.ending is Ending.STANDARD:
             final_turns = self.settings.players
-        state = replace(self, hands=tuple(hands), drawn=drawn, must_draw=must_draw, final_turns=final_turns)
+        state = self._with(hands=tuple(hands), drawn=drawn, must_draw=must_draw, final_turns=final_turns)
         return state._settle()
 
     def _check_copies(self, event: Event, card: Card) -> None:
@@ -287,7 +294,7 @@ class GameState:
                 )
         if not touched and not self.settings.empty_hints:
             raise self._refuse(event, f"{self.name(event.target)} holds no {event.clue} card and empty hints are off")
-        return replace(self, clues=self.clues - 1)
+        return self._with(clues=self.clues - 1)
 
     def _take(self, event: Play | Discard) -> tuple[Card, tuple[tuple[HandCard, ...], ...]]:
         hand = self.hands[event.seat]
@@ -322,28 +329,28 @@ class GameState:
                 clues = min(MAX_CLUES, clues + 1)
             if event.announce is not None:
                 clues = min(MAX_CLUES, clues + 1)
-            state = replace(self, hands=hands, fireworks=fireworks, clues=clues)
-            return replace(state, end=End.COMPLETE) if state.won else state
-        state = replace(self, hands=hands, discards=self.discards + (card,), strikes=self.strikes + 1)
+            state = self._with(hands=hands, fireworks=fireworks, clues=clues)
+            return state._with(end=End.COMPLETE) if state.won else state
+        state = self._with(hands=hands, discards=self.discards + (card,), strikes=self.strikes + 1)
         if state.strikes >= MAX_STRIKES:
-            return replace(state, end=End.STRIKES)
+            return state._with(end=End.STRIKES)
         return self._lose_if_indispensable(state, card)
 
     def _discard(self, event: Discard) -> GameState:
         if self.clues >= MAX_CLUES:
             raise self._refuse(event, f"no discarding with {MAX_CLUES} clue tokens")
         card, hands = self._take(event)
-        state = replace(self, hands=hands, discards=self.discards + (card,), clues=self.clues + 1)
+        state = self._with(hands=hands, discards=self.discards + (card,), clues=self.clues + 1)
         return self._lose_if_indispensable(state, card)
 
     def _lose_if_indispensable(self, state: GameState, card: Card) -> GameState:
         if self.settings.ending is Ending.CROWNING and self.indispensable(card):
-            return replace(state, end=End.LOST_CARD)
+            return state._with(end=End.LOST_CARD)
         return state
 
     def _end_turn(self, event: Event) -> GameState:
         if self.end is not None:
-            return replace(self, turn=self.turn + 1, must_draw=None)
+            return self._with(turn=self.turn + 1, must_draw=None)
         must_draw = event.seat if isinstance(event, (Play, Discard)) and self.deck_left > 0 else None
         final_turns = self.final_turns
         end = None
@@ -351,8 +358,7 @@ class GameState:
             final_turns -= 1
             if final_turns == 0:
                 end = End.FINAL_ROUND
-        state = replace(
-            self,
+        state = self._with(
             turn=self.turn + 1,
             current=(event.seat + 1) % self.settings.players,
             must_draw=None if end else must_draw,
@@ -366,9 +372,9 @@ class GameState:
         if self.end is not None or self.must_draw is not None or self.settings.ending is not Ending.CROWNING:
             return self
         if not any(self.hands) and self.deck_left == 0:
-            return replace(self, end=End.STUCK)
+            return self._with(end=End.STUCK)
         if self.settings.stuck is Stuck.LOSE and self.stuck(self.current):
-            return replace(self, end=End.STUCK)
+            return self._with(end=End.STUCK)
         return self
 
     def _move(self, event: Move) -> GameState:
@@ -379,7 +385,7 @@ class GameState:
         hand.insert(event.dest - 1, item)
         hands = list(self.hands)
         hands[event.seat] = tuple(hand)
-        return replace(self, hands=tuple(hands))
+        return self._with(hands=tuple(hands))
 
     def to_json(self) -> dict[str, Any]:
         """A plain summary of the position."""

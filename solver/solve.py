@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -72,17 +73,16 @@ def action_json(action: Action) -> dict[str, Any]:
 
 def solve(settings: Settings, deck: Sequence[Card], time_limit: float | None = None, node_limit: int | None = None) -> Solution:
     """Decide the deal: a win (the maximum) or the best reachable score, with the line as proof."""
-    if sorted(deck) != sorted(settings.variant.full_deck()):
+    if Counter(deck) != Counter(settings.variant.full_deck()):
         raise SolverError(
             f"the solver needs the whole {settings.variant.value} deck of {settings.variant.deck_size} cards, in order"
         )
     start = time.perf_counter()
     model = Deal.of(settings, deck)
-    root = model.start()
     outcome = best_line(model, time_limit, node_limit)
-    actions = to_actions(settings, deck, model, root, outcome.line)
-    score = _replayed_score(settings, deck, actions)
-    if score != outcome.score:
+    actions, final = to_actions(settings, deck, outcome.line)
+    score = final.score if final.over or settings.ending is Ending.STANDARD else 0
+    if score != outcome.score or (outcome.verdict == "win" and not (final.won and final.over)):
         raise SolverError(f"internal error: the line scores {score} in the engine, the search said {outcome.score}")
     return Solution(
         outcome.verdict,
@@ -143,12 +143,12 @@ def _final_score(model: Deal, position: Position, line: list[Move]) -> int:
     return model.score(position)
 
 
-def to_actions(settings: Settings, deck: Sequence[Card], model: Deal, root: Position, line: list[Move]) -> list[Action]:
-    """The model's moves as engine actions (slots, hint targets and clues chosen to match)."""
+def to_actions(settings: Settings, deck: Sequence[Card], line: list[Move]) -> tuple[list[Action], GameState]:
+    """The model's moves as engine actions (slots, hint targets and clues chosen to match), replayed
+    through the engine, which refuses any illegal one; also the engine's final state."""
     state = deal(GameState.new(settings), deck)
     suits = settings.variant.suits
     actions: list[Action] = []
-    position = root
     for move in line:
         kind, card = move
         seat = state.current
@@ -185,22 +185,11 @@ def to_actions(settings: Settings, deck: Sequence[Card], model: Deal, root: Posi
                 action = Play(seat, slot, real)
         actions.append(action)
         state = advance(state, state.complete(action), deck)
-        position = model.play(position, move)
-    return actions
+    return actions, state
 
 
 def _id(card: Card, suits: tuple[Any, ...]) -> int:
     return int(suits.index(card.suit)) * 5 + card.rank - 1
-
-
-def _replayed_score(settings: Settings, deck: Sequence[Card], actions: list[Action]) -> int:
-    """Replay `actions` through the engine; the game's score if it is over (wins must be over)."""
-    state = deal(GameState.new(settings), deck)
-    for action in actions:
-        state = advance(state, action, deck)
-    if state.won:
-        return state.score
-    return state.score if state.over or settings.ending is Ending.STANDARD else 0
 
 
 __all__ = ["WON", "Solution", "SolverError", "Variant", "solve"]

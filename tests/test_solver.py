@@ -106,7 +106,7 @@ def test_model_follows_the_engine_on_random_games() -> None:
             move = rng.choice(moves)
             line.append(move)
             position = model.play(position, move)
-        actions = to_actions(settings, deck, model, model.start(), line)
+        actions, _ = to_actions(settings, deck, line)
         state = deal(GameState.new(settings), deck)
         replayed = model.start()
         for move, action in zip(line, actions):
