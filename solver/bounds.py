@@ -9,8 +9,13 @@ it. If `k` needed cards become available at deck position `j` or later, at least
 players)` of them are never played. Each needed card that is never played costs
 exactly one point (the score is the sum of the caps minus the unplayed needed
 cards), so the score is at most the sum of the caps minus the largest such excess.
-Under Crowning Piece there is no clock: the bound is the maximum unless a card
-that is still needed has no copy left.
+
+Hand capacity (both rule sets): a card still needed must keep one copy alive
+until it can be played. From the draw of its last copy in the deck until (and at)
+the draw of its chain arrival, that copy sits in a hand, and while the deck lasts the hands hold
+exactly `players * hand_size` cards. If more such cards are locked at one moment,
+the surplus is lost for good, each costing a point (Crowning Piece: the game).
+Under Crowning Piece there is no clock, so only this bound and lost cards count.
 """
 
 from __future__ import annotations
@@ -40,19 +45,15 @@ def upper_bound(deal: Deal, position: Position) -> int:
     """A score no line from `position` can beat."""
     caps = sum(position[3])
     if deal.rules.ending is Ending.CROWNING:
-        return deal.rules.max_score if caps == deal.rules.max_score else 0
-    return caps - excess(deal, position)[0]
+        return deal.rules.max_score if caps == deal.rules.max_score and crowded(deal, position)[0] == 0 else 0
+    return caps - max(excess(deal, position)[0], crowded(deal, position)[0])
 
 
-def excess(deal: Deal, position: Position) -> tuple[int, int]:
-    """(cards that cannot be played in time, deck position that shows it; -1 for the final round)."""
-    drawn, final, hands = position[1], position[6], position[7]
-    cards = needed(deal, position)
-    if final >= 0:
-        return max(0, len(cards) - final), -1
+def _arrivals(deal: Deal, position: Position, cards: list[int]) -> list[int]:
+    """For each needed card, the deck position after whose draw it can first be played (chains included)."""
+    drawn, hands = position[1], position[7]
     held = set().union(*hands)
-    players, size, ranks = deal.rules.players, deal.size, deal.rules.ranks
-    # A card is played after the rank below it, so it is "late" whenever any lower needed rank is.
+    ranks = deal.rules.ranks
     arrivals = []
     chain, suit_of_chain = drawn - 1, -1
     for card in cards:  # suit by suit, rank by rank
@@ -60,10 +61,47 @@ def excess(deal: Deal, position: Position) -> tuple[int, int]:
             chain, suit_of_chain = drawn - 1, card // ranks
         chain = max(chain, drawn - 1 if card in held else deal.next_at[drawn][card])
         arrivals.append(chain)
-    arrivals.sort(reverse=True)
-    worst, where = 0, 0
+    return arrivals
+
+
+def crowded(deal: Deal, position: Position) -> tuple[int, int, list[int]]:
+    """(last copies the hands cannot hold, the deck position where, those cards) under hand capacity."""
+    drawn = position[1]
+    if drawn >= deal.size:
+        return 0, -1, []
+    cards = needed(deal, position)
+    intervals = []
+    for card, arrival in zip(cards, _arrivals(deal, position, cards)):
+        kept_from = max(deal.last_at[card], drawn - 1)
+        if kept_from <= arrival:  # held from the draw of its last copy to (and at) its chain arrival
+            intervals.append((kept_from, arrival, card))
+    if len(intervals) <= deal.rules.players * deal.rules.hand_size:
+        return 0, -1, []
+    capacity = deal.rules.players * deal.rules.hand_size
+    worst, where = 0, -1
+    for moment in sorted({start for start, _, _ in intervals}):
+        load = sum(start <= moment <= end for start, end, _ in intervals)
+        if load - capacity > worst:
+            worst, where = load - capacity, moment
+    return worst, where, [card for start, end, card in intervals if start <= where <= end]
+
+
+def excess(deal: Deal, position: Position) -> tuple[int, int]:
+    """(cards that cannot be played in time, deck position that shows it; -1 for the final round)."""
+    final = position[6]
+    cards = needed(deal, position)
+    if final >= 0:
+        return max(0, len(cards) - final), -1
+    players, size = deal.rules.players, deal.size
+    # A card is played after the rank below it, so it is "late" whenever any lower needed rank is.
+    arrivals = sorted(_arrivals(deal, position, cards), reverse=True)
+    # The last card of the deck is drawn by the player who takes the very last turn: of the cards
+    # that can only be played after it (it and what its suit needs above it), one at most is played.
+    stuck_behind = sum(arrival == size - 1 for arrival in arrivals)
+    worst, where = max(0, stuck_behind - 1), size - 1
+    arrivals = arrivals[max(0, stuck_behind - 1) :]
     for count, arrival in enumerate(arrivals, 1):
-        late = count - ((size - 1 - arrival) + players)
+        late = count - ((size - 1 - arrival) + players) + max(0, stuck_behind - 1)
         if late > worst:
             worst, where = late, arrival
     return worst, where
@@ -74,11 +112,21 @@ def explain(deal: Deal, position: Position) -> Bound:
     rules = deal.rules
     caps = position[3]
     lost = [f"{_name(deal, suit * rules.ranks + cap)}" for suit, cap in enumerate(caps) if cap < rules.ranks]
+    surplus, moment, locked = crowded(deal, position)
+    capacity = (
+        f"hand capacity: after deck card {moment + 1} is drawn the hands must keep {len(locked)} last copies that "
+        f"cannot be played yet ({', '.join(_name(deal, card) for card in locked)}) but hold only "
+        f"{rules.players * rules.hand_size} cards"
+    )
     if rules.ending is Ending.CROWNING:
         if lost:
             return Bound(0, f"every copy of {', '.join(lost)} is gone")
+        if surplus:
+            return Bound(0, capacity)
         return Bound(rules.max_score)
     late, where = excess(deal, position)
+    if surplus > late:
+        return Bound(sum(caps) - surplus, capacity)
     score = sum(caps) - late
     if late == 0:
         return Bound(score, f"every copy of {', '.join(lost)} is gone" if lost else None)

@@ -96,6 +96,11 @@ class Deal:
             following[position] = list(following[position + 1])
             following[position][self.deck[position]] = position
         self.next_at = [tuple(row) for row in following]
+        # last_at[c]: the last deck position holding card c (-1 if none).
+        last = [-1] * cards
+        for position, card in enumerate(self.deck):
+            last[card] = position
+        self.last_at = tuple(last)
 
     @classmethod
     def of(cls, settings: Settings, deck: Sequence[Card]) -> Deal:
@@ -166,19 +171,25 @@ class Deal:
         crowning = rules.ending is Ending.CROWNING
         result: list[Move] = []
         last: int | None = None
+        # Dominance: with a trash card in hand, letting go of any other card (discard or misplay) is
+        # never better. Mirror argument: whatever a line does later with the trash card, the line that
+        # kept the other card does with it instead (a successful play where the other misplays only
+        # adds a point and saves a strike; a later copy it cannot play any more it misplays instead).
+        holds_trash = TRASH in hands[player]
         for card in hands[player]:
             if card == last:
                 continue
             last = card
+            spare = card == TRASH or not holds_trash
             if self.playable(fireworks, card):
                 result.append((PLAY, card))
                 if rules.choreography:
                     result.append((ANNOUNCE, card))
             lethal = crowning and card != TRASH and self.available(position, card) == 1
-            if clues < MAX_CLUES and not lethal:
+            if clues < MAX_CLUES and not lethal and spare:
                 result.append((DISCARD, card))
             may_misplay = rules.choreography or not self.playable(fireworks, card)
-            if may_misplay and strikes + 1 < MAX_STRIKES and not lethal:
+            if may_misplay and strikes + 1 < MAX_STRIKES and not lethal and spare:
                 result.append((MISPLAY, card))
         if self.can_hint(position):
             result.append((HINT, -1))
