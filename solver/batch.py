@@ -102,7 +102,9 @@ def wilson(successes: int, total: int, z: float = 1.96) -> tuple[float, float]:
     share = successes / total
     centre = (share + z * z / (2 * total)) / (1 + z * z / total)
     half = z * math.sqrt(share * (1 - share) / total + z * z / (4 * total * total)) / (1 + z * z / total)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == total else min(1.0, centre + half)
+    return (low, high)
 
 
 __all__ = ["Job", "Variant", "job_from_json", "read_jobs", "run_all", "run_job", "wilson"]

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+import deducer.table  # noqa: F401  (registers `hanabi record`)
 from deducer.cards import Variant, parse_cards
 from deducer.cli import app, console, reports_errors
 from deducer.errors import RecordError

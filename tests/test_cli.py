@@ -7,6 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from deducer.loader import load_game
 from solver.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,3 +35,90 @@ def test_replay_of_a_bad_file_is_one_line(tmp_path: Path) -> None:
     result = runner.invoke(app, ["replay", str(bad)])
     assert result.exit_code == 1
     assert "error:" in result.output and "Traceback" not in result.output
+
+
+def test_knowledge_json_and_table() -> None:
+    game = str(ROOT / "sample_games" / "5p_base_seat_alice.json")
+    result = runner.invoke(app, ["knowledge", game, "--seat", "Alice", "--turn", "10", "--json"])
+    assert result.exit_code == 0, result.output
+    cards = json.loads(result.output)
+    assert len(cards) == 4 and all(card["seat"] == "Alice" for card in cards)
+    assert all(abs(sum(card["candidates"].values()) - 1) < 1e-9 for card in cards)
+    table = runner.invoke(app, ["knowledge", game, "--seat", "public"], env={"COLUMNS": "200"})
+    assert table.exit_code == 0 and "public view" in table.output and "slot 1" in table.output
+    hands = runner.invoke(app, ["knowledge", game, "--seat", "alice", "--turn", "30", "--hands", "--json"])
+    assert hands.exit_code == 0 and abs(sum(hand["probability"] for hand in json.loads(hands.output)) - 1) < 1e-9
+    bad = runner.invoke(app, ["knowledge", game, "--seat", "Zed"])
+    assert bad.exit_code == 2 and "no seat called 'Zed'" in bad.output
+
+
+def test_solve_seed_deck_and_batch(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["solve", "--seed", "1", "--players", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["verdict"] == "win" and data["score"] == 25 and data["line"]
+    table = runner.invoke(app, ["solve", "--seed", "1", "--players", "3", "--rules", "standard"], env={"COLUMNS": "120"})
+    assert table.exit_code == 0 and "win" in table.output and "line of play" in table.output
+    batch = tmp_path / "deals.jsonl"
+    batch.write_text(json.dumps({"seed": 3, "players": 4}) + "\n" + '{"deck": "r1 r2"}\n')
+    out = runner.invoke(app, ["solve", "--batch", str(batch), "--jobs", "1"])
+    assert out.exit_code == 0, out.output
+    first, second = (json.loads(line) for line in out.output.strip().splitlines())
+    assert first["verdict"] == "win" and "whole base deck" in second["error"]
+    both = runner.invoke(app, ["solve", "r1", "--seed", "2"])
+    assert both.exit_code == 2 and "exactly one of" in both.output
+    short = runner.invoke(app, ["solve", "r1 r2"])
+    assert short.exit_code == 1 and "whole base deck" in short.output
+
+
+def test_solve_deck_file() -> None:
+    result = runner.invoke(app, ["solve", "--deck-file", str(ROOT / "sample_games" / "3p_hanablive.json"), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["verdict"] in {"win", "loss"}
+
+
+def test_survey() -> None:
+    result = runner.invoke(app, ["survey", "--players", "4", "--count", "6", "--jobs", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["count"] == 6 and data["decided"] == 6 and 0 <= data["ci95"][0] <= data["share"] <= data["ci95"][1] <= 1
+
+
+def test_record_at_the_table(tmp_path: Path) -> None:
+    game = tmp_path / "table.json"
+    deal = [
+        "Alice draws ?",
+        "+ r1",
+        "+ g1",
+        "+?",
+        "+ r2",
+        "+ g2",
+        "+?",
+        "+ r3",
+        "+ g3",
+        "+?",
+        "+ r4",
+        "+ g4",
+        "+?",
+        "+ r5",
+        "+ g5",
+    ]
+    lines = [*deal, "h bob 1", "Bob hints Alice 5 (1,2)", "h alice red (1,2)", "h alice blue (1)", "p9", "show", "quit"]
+    result = runner.invoke(app, ["record", str(game), "--me", "Alice"], input="\n".join(lines) + "\n", env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "refused: event 18" in result.output and "no slot 9" in result.output
+    record = load_game(game)
+    assert len(record.events) == 18 and record.recorder == 0
+    # Resume, undo the last hint, and fix event 17.
+    again = runner.invoke(app, ["record", str(game)], input="undo\nfix 17 Bob hints Alice 5 (2)\nlog\nquit\n")
+    assert again.exit_code == 0, again.output
+    assert "resumed" in again.output and "event 17 is now: Bob hints Alice 5 (2)" in again.output
+    assert len(load_game(game).events) == 17
+
+
+def test_wilson_interval() -> None:
+    from solver.batch import wilson
+
+    low, high = wilson(90, 100)  # 95% Wilson interval for 90/100: 0.826 to 0.945
+    assert round(low, 3) == 0.826 and round(high, 3) == 0.945
+    assert wilson(10, 10)[1] == 1.0 and wilson(0, 10)[0] == 0.0
