@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Sequence
 
 from deducer.actions import Draw, parse_event
-from deducer.cards import Card, parse_cards
+from deducer.cards import Card, Variant, parse_cards
 from deducer.facts import Facts, update
 from deducer.game import GameState
-from deducer.settings import Settings
+from deducer.settings import DealOrder, Ending, Settings, Stuck
 
 
 def opening_deck(settings: Settings, hands: Sequence[str]) -> list[Card]:
@@ -58,3 +59,16 @@ def follow(state: GameState, facts: dict[int, Facts] | None, *lines: str) -> tup
         known = update(known, state, event)
         state = after
     return state, known
+
+
+def random_settings(rng: random.Random) -> Settings:
+    """Any settings: every option drawn at random."""
+    return Settings(
+        players=rng.randint(2, 5),
+        variant=rng.choice(list(Variant)),
+        ending=rng.choice(list(Ending)),
+        empty_hints=rng.random() < 0.3,
+        choreography=rng.random() < 0.3,
+        deal=rng.choice(list(DealOrder)),
+        stuck=rng.choice(list(Stuck)),
+    )

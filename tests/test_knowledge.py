@@ -11,6 +11,8 @@ import pytest
 
 from deducer import Card, ContradictionError, GameRecord, RecordError, Settings, Variant
 from deducer.actions import Clue, Draw, Hint, Move
+from deducer.facts import Facts
+from deducer.game import GameState
 from deducer.hands import deals, possible_hands
 from deducer.knowledge import NO_FACTS, allowed_identities, hidden_cards, knowledge, unseen_copies
 from deducer.loader import load_game
@@ -27,47 +29,44 @@ def names(cards: object) -> set[str]:
     return {str(card) for card in cards}  # type: ignore[attr-defined]
 
 
-def test_two_fives_not_red_yellow_green_are_blue_and_white() -> None:
-    # Bob's slots 1 and 2 are hinted 5, then red, yellow and green miss them: they are b5 and w5
-    # between them (one copy each), so nobody who cannot see them may hold b5 or w5 elsewhere.
-    state = dealt(THREE, ["r1 r2 y1 g1 b1", "w5 b5 r3 y3 g3", "w1 w2 w3 w4 y2"])
-    state, facts = follow(
+OTHER_SLOTS = [(ALICE, 1), (ALICE, 2), (ALICE, 3), (ALICE, 4), (ALICE, 5), (CATHY, 3), (CATHY, 4)]
+
+
+def _pair_hinted(rank: int) -> tuple[GameState, dict[int, Facts]]:
+    """Bob's slots 1 and 2 (w and b of `rank`) are hinted `rank`; red, yellow and green then miss them."""
+    state = dealt(THREE, ["r1 r2 y1 g1 b1", f"w{rank} b{rank} r3 y3 g3", "w1 w2 w3 y4 y2"])
+    return follow(
         state,
         {},
-        "Alice hints Bob 5",
+        f"Alice hints Bob {rank}",
         "Bob hints Cathy 1",
         "Cathy hints Bob red",
         "Alice hints Bob yellow",
         "Bob hints Cathy 2",
         "Cathy hints Bob green",
     )
+
+
+def test_two_fives_not_red_yellow_green_are_blue_and_white() -> None:
+    # Bob's two 5s, not red, yellow or green, are b5 and w5 between them (one copy each), so no
+    # other card that a view cannot see may be b5 or w5: not Alice's, not Cathy's unhinted ones.
+    state, facts = _pair_hinted(5)
     public = knowledge(state, facts, None)
     for slot in (1, 2):
         card = public.card(BOB, slot)
         assert names(card.candidates) == {"w5", "b5"} and card.probabilities[Card.parse("b5")] == pytest.approx(0.5)
-    for owner, hand in ((ALICE, 5), (CATHY, 5), (BOB, 0)):
-        for slot in range(3 if owner == BOB else 1, hand + 1 if owner != BOB else 6):
-            assert not names(public.card(owner, slot).candidates) & {"w5", "b5"}
+    for owner, slot in OTHER_SLOTS:
+        assert not names(public.card(owner, slot).candidates) & {"w5", "b5"}
     bob = knowledge(state, facts, BOB)  # Bob reasons about his own hand the same way
     assert not any(names(bob.card(BOB, slot).candidates) & {"w5", "b5"} for slot in (3, 4, 5))
 
 
 def test_two_fours_exclude_nothing_elsewhere() -> None:
     # The same with 4s: two copies of w4 and b4 exist, so other cards may still be w4 or b4.
-    state = dealt(THREE, ["r1 r2 y1 g1 b1", "w4 b4 r3 y3 g3", "w1 w2 w3 y4 y2"])
-    state, facts = follow(
-        state,
-        {},
-        "Alice hints Bob 4",
-        "Bob hints Cathy 1",
-        "Cathy hints Bob red",
-        "Alice hints Bob yellow",
-        "Bob hints Cathy 2",
-        "Cathy hints Bob green",
-    )
+    state, facts = _pair_hinted(4)
     public = knowledge(state, facts, None)
     assert names(public.card(BOB, 1).candidates) == {"w4", "b4"}
-    for owner, slot in [(ALICE, 1), (ALICE, 2), (ALICE, 3), (ALICE, 4), (ALICE, 5), (CATHY, 3), (CATHY, 4)]:
+    for owner, slot in OTHER_SLOTS:
         assert {"w4", "b4"} <= names(public.card(owner, slot).candidates)
 
 

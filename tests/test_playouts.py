@@ -11,20 +11,9 @@ from deducer.hanablive import export_game, import_game
 from deducer.playout import bot_action
 from deducer.record import advance, deal, replay
 from deducer.settings import DealOrder
+from tests.helpers import random_settings
 
 GAMES = 2000
-
-
-def random_settings(rng: random.Random) -> Settings:
-    return Settings(
-        players=rng.randint(2, 5),
-        variant=rng.choice(list(Variant)),
-        ending=rng.choice(list(Ending)),
-        empty_hints=rng.random() < 0.3,
-        choreography=rng.random() < 0.3,
-        deal=rng.choice(list(DealOrder)),
-        stuck=rng.choice(list(Stuck)),
-    )
 
 
 def check_invariants(state: GameState) -> None:

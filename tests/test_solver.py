@@ -9,11 +9,10 @@ import pytest
 from deducer import Card, Ending, GameState, Settings, Stuck, Variant
 from deducer.cards import format_cards
 from deducer.record import advance, deal
-from deducer.settings import DealOrder
 from solver.brute import best_score
 from solver.model import LOST, OVER, TRASH, WON, Deal, Rules
 from solver.solve import Solution, SolverError, best_line, solve, to_actions
-from tests.helpers import full_deck
+from tests.helpers import full_deck, random_settings
 
 
 def small_deals(seed: int, count: int) -> list[Deal]:
@@ -86,15 +85,7 @@ def test_model_follows_the_engine_on_random_games() -> None:
     # Random model moves are legal in the engine and lead to the same positions and endings.
     rng = random.Random(3)
     for game in range(150):
-        settings = Settings(
-            players=rng.randint(2, 5),
-            variant=rng.choice(list(Variant)),
-            ending=rng.choice(list(Ending)),
-            choreography=rng.random() < 0.3,
-            empty_hints=rng.random() < 0.3,
-            stuck=rng.choice(list(Stuck)),
-            deal=rng.choice(list(DealOrder)),
-        )
+        settings = random_settings(rng)
         deck = settings.variant.shuffled_deck(game)
         model = Deal.of(settings, deck)
         position = model.start()
