@@ -15,6 +15,8 @@ until it can be played. From the draw of its last copy in the deck until (and at
 the draw of its chain arrival, that copy sits in a hand, and while the deck lasts the hands hold
 exactly `players * hand_size` cards. If more such cards are locked at one moment,
 the surplus is lost for good, each costing a point (Crowning Piece: the game).
+And if every slot is taken by such cards that cannot even be played before a
+later draw, no play or discard is safe and the deck never advances: one is lost.
 Under Crowning Piece there is no clock, so only this bound and lost cards count.
 """
 
@@ -45,7 +47,7 @@ def upper_bound(deal: Deal, position: Position) -> int:
     """A score no line from `position` can beat."""
     caps = sum(position[3])
     if deal.rules.ending is Ending.CROWNING:
-        return deal.rules.max_score if caps == deal.rules.max_score and crowded(deal, position)[0] == 0 else 0
+        return deal.rules.max_score if caps == deal.rules.max_score and not crowded(deal, position)[0] else 0
     return caps - max(excess(deal, position)[0], crowded(deal, position)[0])
 
 
@@ -64,26 +66,32 @@ def _arrivals(deal: Deal, position: Position, cards: list[int]) -> list[int]:
     return arrivals
 
 
-def crowded(deal: Deal, position: Position) -> tuple[int, int, list[int]]:
-    """(last copies the hands cannot hold, the deck position where, those cards) under hand capacity."""
+def crowded(deal: Deal, position: Position) -> tuple[int, int, list[int], bool]:
+    """(last copies lost to hand capacity, the deck position where, the cards held then, whether frozen)."""
     drawn = position[1]
     if drawn >= deal.size:
-        return 0, -1, []
+        return 0, -1, [], False
     cards = needed(deal, position)
     intervals = []
     for card, arrival in zip(cards, _arrivals(deal, position, cards)):
         kept_from = max(deal.last_at[card], drawn - 1)
         if kept_from <= arrival:  # held from the draw of its last copy to (and at) its chain arrival
             intervals.append((kept_from, arrival, card))
-    if len(intervals) <= deal.rules.players * deal.rules.hand_size:
-        return 0, -1, []
+    if len(intervals) < deal.rules.players * deal.rules.hand_size:
+        return 0, -1, [], False
     capacity = deal.rules.players * deal.rules.hand_size
-    worst, where = 0, -1
+    worst, where, stalled = 0, -1, False
     for moment in sorted({start for start, _, _ in intervals}):
         load = sum(start <= moment <= end for start, end, _ in intervals)
-        if load - capacity > worst:
-            worst, where = load - capacity, moment
-    return worst, where, [card for start, end, card in intervals if start <= where <= end]
+        # If every slot holds a last copy that cannot be played before a later draw, nobody can play
+        # or discard without losing one, so the deck never advances: one at least is lost.
+        frozen = sum(start <= moment < end for start, end, _ in intervals)
+        stuck = frozen - capacity + 1 if moment < deal.size - 1 else 0
+        if max(load - capacity, stuck) > worst:
+            worst, where, stalled = max(load - capacity, stuck), moment, stuck > load - capacity
+    if stalled:
+        return worst, where, [card for start, end, card in intervals if start <= where < end], True
+    return worst, where, [card for start, end, card in intervals if start <= where <= end], False
 
 
 def excess(deal: Deal, position: Position) -> tuple[int, int]:
@@ -112,12 +120,18 @@ def explain(deal: Deal, position: Position) -> Bound:
     rules = deal.rules
     caps = position[3]
     lost = [f"{_name(deal, suit * rules.ranks + cap)}" for suit, cap in enumerate(caps) if cap < rules.ranks]
-    surplus, moment, locked = crowded(deal, position)
-    capacity = (
-        f"hand capacity: after deck card {moment + 1} is drawn the hands must keep {len(locked)} last copies that "
-        f"cannot be played yet ({', '.join(_name(deal, card) for card in locked)}) but hold only "
-        f"{rules.players * rules.hand_size} cards"
-    )
+    surplus, moment, locked, stalled = crowded(deal, position)
+    names = ", ".join(_name(deal, card) for card in locked)
+    if stalled:
+        capacity = (
+            f"hand lock: after deck card {moment + 1} is drawn all {rules.players * rules.hand_size} cards in hand are "
+            f"last copies that cannot be played before a later draw ({names}): no play or discard is safe"
+        )
+    else:
+        capacity = (
+            f"hand capacity: after deck card {moment + 1} is drawn the hands must keep {len(locked)} last copies that "
+            f"cannot be played yet ({names}) but hold only {rules.players * rules.hand_size} cards"
+        )
     if rules.ending is Ending.CROWNING:
         if lost:
             return Bound(0, f"every copy of {', '.join(lost)} is gone")

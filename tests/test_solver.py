@@ -136,7 +136,7 @@ def test_deck_lost_in_standard_but_won_under_crowning() -> None:
     assert crowning.verdict == "win" and crowning.score == 25
 
 
-def test_hand_lock_loses_even_under_crowning() -> None:
+def test_hand_lock_loses_even_under_crowning(monkeypatch: pytest.MonkeyPatch) -> None:
     # Avalanche, 2 players. Alice holds the five 5s; Bob holds m2-m5 and a w4, and the next card is
     # the other w4. Every card in hand is the last copy of a card not yet playable, except Bob's w4.
     # Once Bob lets go of it (discard or misplay) the second w4 arrives and is the last copy too:
@@ -145,7 +145,10 @@ def test_hand_lock_loses_even_under_crowning() -> None:
     deck = full_deck(settings, ["w5 r5 b5 y5 g5", "m2 m3 m4 m5 w4"], "w4")
     result = solve(settings, deck)
     assert result.verdict == "loss" and result.score == 0
-    assert "exhaustive" in (result.reason or "")
+    assert (result.reason or "").startswith("hand lock: after deck card 11 is drawn all 10 cards in hand")
+    # Without the bound, the search alone proves it too.
+    monkeypatch.setattr("solver.search.upper_bound", lambda deal, position: deal.rules.max_score)
+    assert best_line(Deal.of(settings, deck)).verdict == "loss"
 
 
 def test_every_win_line_replays_as_a_win() -> None:
