@@ -122,7 +122,13 @@ class GameState:
     def seen(self, card: Card) -> int:
         """Copies of `card` in sight: played, discarded or known in a hand."""
         played = 1 if card.rank <= self.firework(card.suit) else 0
-        held = sum(item.card == card for hand in self.hands for item in hand)
+        suit, rank = card.suit, card.rank  # attribute tests: much cheaper than Card.__eq__ on a hot path
+        held = sum(
+            1
+            for hand in self.hands
+            for item in hand
+            if item.card is not None and item.card.rank == rank and item.card.suit is suit
+        )
         return played + held + self.discards.count(card)
 
     def indispensable(self, card: Card) -> bool:
