@@ -1,5 +1,6 @@
 """A simple bot that sees every card, for sample games and random playouts.
 
+>>> from deducer.record import replay
 >>> record = playout(Settings(players=3), seed=7)
 >>> final = replay(record)[-1]
 >>> final.over, final.score == sum(final.fireworks)
@@ -12,7 +13,7 @@ import random
 
 from deducer.actions import Action, Discard, Hint, Play
 from deducer.game import GameState
-from deducer.record import GameRecord, advance, deal, replay
+from deducer.record import GameRecord, advance, deal
 from deducer.settings import Settings
 
 
@@ -63,6 +64,3 @@ def playout(
         actions.append(action)
         state = advance(state, action, deck)
     return GameRecord.from_deck(settings, deck, actions, state.seats)
-
-
-__all__ = ["bot_action", "playout", "replay"]

@@ -10,7 +10,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from deducer.cards import Card, Variant, parse_cards
+from deducer.cards import Card, parse_cards
 from deducer.errors import HanabiError, NotationError
 from deducer.settings import Settings
 from solver.solve import solve
@@ -105,6 +105,3 @@ def wilson(successes: int, total: int, z: float = 1.96) -> tuple[float, float]:
     low = 0.0 if successes == 0 else max(0.0, centre - half)
     high = 1.0 if successes == total else min(1.0, centre + half)
     return (low, high)
-
-
-__all__ = ["Job", "Variant", "job_from_json", "read_jobs", "run_all", "run_job", "wilson"]

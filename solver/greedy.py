@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, OVER, PASS, PLAY, TRASH, WON, Deal, Move, Position
+from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, ONGOING, PASS, PLAY, TRASH, Deal, Move, Position
 
 
 def greedy_move(deal: Deal, position: Position, moves: list[Move], prefer_low: bool) -> Move:
@@ -43,7 +43,7 @@ def greedy_move(deal: Deal, position: Position, moves: list[Move], prefer_low: b
 def greedy_line(deal: Deal, position: Position, prefer_low: bool = True) -> tuple[list[Move], Position]:
     """Follow `greedy_move` to the end of the game."""
     line: list[Move] = []
-    while deal.status(position) not in (WON, OVER) and deal.status(position) == "ongoing":
+    while deal.status(position) == ONGOING:
         moves = deal.moves(position)
         if not moves:
             break

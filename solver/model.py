@@ -27,7 +27,6 @@ from deducer.settings import MAX_CLUES, MAX_STRIKES, Ending, Settings, Stuck
 
 TRASH = -1
 PLAY, ANNOUNCE, DISCARD, MISPLAY, HINT, PASS = range(6)
-MOVE_NAMES = ("play", "play-announced", "discard", "misplay", "hint", "pass")
 WON, LOST, OVER, ONGOING = "won", "lost", "over", "ongoing"
 
 Hands = tuple[tuple[int, ...], ...]

@@ -17,7 +17,7 @@ import sys
 import time
 
 from solver.bounds import upper_bound
-from solver.model import ANNOUNCE, DISCARD, HINT, LOST, MISPLAY, OVER, PASS, PLAY, TRASH, WON, Deal, Move, Position
+from solver.model import ANNOUNCE, DISCARD, HINT, LOST, MISPLAY, OVER, PLAY, TRASH, WON, Deal, Move, Position
 
 
 class OutOfBudget(Exception):
@@ -99,6 +99,3 @@ class Search:
             return (8, 0)
 
         return sorted(deal.moves(position), key=rank)
-
-
-__all__ = ["DISCARD", "HINT", "MISPLAY", "PASS", "PLAY", "OutOfBudget", "Search"]

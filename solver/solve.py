@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from deducer.actions import Action, Clue, Discard, Hint, Pass, Play
-from deducer.cards import Card, Variant
+from deducer.cards import Card
 from deducer.errors import HanabiError
 from deducer.game import GameState
 from deducer.record import advance, deal
 from deducer.settings import Ending, Settings
 from solver.bounds import explain
 from solver.greedy import greedy_line
-from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, PASS, TRASH, WON, Deal, Move, Position
+from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, PASS, TRASH, Deal, Move, Position
 from solver.search import OutOfBudget, Search
 
 
@@ -190,6 +190,3 @@ def to_actions(settings: Settings, deck: Sequence[Card], line: list[Move]) -> tu
 
 def _id(card: Card, suits: tuple[Any, ...]) -> int:
     return int(suits.index(card.suit)) * 5 + card.rank - 1
-
-
-__all__ = ["WON", "Solution", "SolverError", "Variant", "solve"]
