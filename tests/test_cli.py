@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from deducer.loader import load_game
@@ -122,3 +123,14 @@ def test_wilson_interval() -> None:
     low, high = wilson(90, 100)  # 95% Wilson interval for 90/100: 0.826 to 0.945
     assert round(low, 3) == 0.826 and round(high, 3) == 0.945
     assert wilson(10, 10)[1] == 1.0 and wilson(0, 10)[0] == 0.0
+
+
+def test_readme_python_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    readme = (ROOT / "README.md").read_text()
+    code = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "README.md", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0] == "{Card.parse('b5'): 1.0}"
+    assert printed[1] == "{Card.parse('w5'): 0.5, Card.parse('y5'): 0.5}"
+    assert load_game(tmp_path / "game.json").events[16].touched == (2,)  # type: ignore[union-attr]
