@@ -107,7 +107,7 @@ class Outcome:
 
 
 def best_line(model: Deal, time_limit: float | None = None, node_limit: int | None = None) -> Outcome:
-    """Greedy lines first, then the search from the bound down to the best score found."""
+    """Greedy lines first, then the search for one point more than the best found, until it fails."""
     root = model.start()
     maximum = model.rules.max_score
     bound = explain(model, root)
@@ -121,11 +121,15 @@ def best_line(model: Deal, time_limit: float | None = None, node_limit: int | No
     search = Search(model, time_limit, node_limit)
     verdict = "loss"
     try:
-        for target in range(bound.score, best, -1):
+        # Upwards from the greedy score: successes are cheap, and only the target just above the true
+        # best needs an exhaustive (failing) search; going down from the bound would need one per target.
+        target = best + 1
+        while target <= bound.score:
             found = search.reach(root, target)
-            if found is not None:
-                best, best_line_found = _final_score(model, root, found), found
+            if found is None:
                 break
+            best, best_line_found = _final_score(model, root, found), found
+            target = best + 1
     except OutOfBudget:
         verdict = "unknown"
     if best == maximum:
