@@ -187,7 +187,11 @@ class Deal:
             lethal = crowning and card != TRASH and self.available(position, card) == 1
             if clues < MAX_CLUES and not lethal and spare:
                 result.append((DISCARD, card))
-            may_misplay = rules.choreography or not self.playable(fireworks, card)
+            # Dominance: below 8 clue tokens, discarding a card is never worse than misplaying it. The
+            # discard line mirrors the misplay line with one clue more and one strike less; where the
+            # latter discards at 7 clues, the former (at 8) misplays, or plays, that card instead, after
+            # which the two positions are the same (or better by a firework and a strike).
+            may_misplay = (rules.choreography or not self.playable(fireworks, card)) and clues == MAX_CLUES
             if may_misplay and strikes + 1 < MAX_STRIKES and not lethal and spare:
                 result.append((MISPLAY, card))
         if self.can_hint(position):
