@@ -206,6 +206,16 @@ def resolve_seat(name: str, seats: Sequence[str], *, prefix: bool = False) -> in
     raise NotationError(f"no seat called {name!r}: the seats are {', '.join(seats)}")
 
 
+def view_seat(name: str, seats: Sequence[str]) -> int | None:
+    """A view by name: None for `public`, else the seat (as `resolve_seat`)."""
+    if name.lower() == "public":
+        return None
+    try:
+        return resolve_seat(name, seats)
+    except NotationError:
+        raise NotationError(f"no seat called {name!r}: choose public or one of {', '.join(seats)}") from None
+
+
 def _slots(text: str | None) -> tuple[int, ...] | None:
     if text is None:
         return None

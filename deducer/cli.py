@@ -13,8 +13,8 @@ from rich.columns import Columns
 from rich.console import Console
 from rich.table import Table
 
-from deducer.actions import Discard, Draw, Event, Hint, Move, Play
-from deducer.errors import HanabiError
+from deducer.actions import Discard, Draw, Event, Hint, Move, Play, view_seat
+from deducer.errors import HanabiError, NotationError
 from deducer.game import GameState
 from deducer.hands import possible_hands
 from deducer.knowledge import CardKnowledge, Knowledge
@@ -172,12 +172,10 @@ def card_grid(card: CardKnowledge, state: GameState) -> Table:
 
 
 def _view_seat(record: GameRecord, seat: str) -> int | None:
-    if seat.lower() == "public":
-        return None
-    for index, name in enumerate(record.seats):
-        if name.lower() == seat.lower():
-            return index
-    raise typer.BadParameter(f"no seat called {seat!r}: choose public or one of {', '.join(record.seats)}", param_hint="--seat")
+    try:
+        return view_seat(seat, record.seats)
+    except NotationError as error:
+        raise typer.BadParameter(str(error), param_hint="--seat") from None
 
 
 @app.command("knowledge")

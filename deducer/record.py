@@ -30,6 +30,7 @@ from deducer.actions import (
     Pass,
     Play,
     Terminate,
+    resolve_seat,
 )
 from deducer.cards import Card, Suit, format_cards, parse_cards
 from deducer.errors import HanabiError, NotationError, RecordError
@@ -172,11 +173,9 @@ def atomic_write(path: Path, text: str) -> None:
 
 
 def _seat(value: Any, seats: Sequence[str]) -> int:
-    if isinstance(value, str):
-        for index, name in enumerate(seats):
-            if name.lower() == value.lower():
-                return index
-    raise NotationError(f"no seat called {value!r}: the seats are {', '.join(seats)}")
+    if not isinstance(value, str):
+        raise NotationError(f"no seat called {value!r}: the seats are {', '.join(seats)}")
+    return resolve_seat(value, seats)
 
 
 def event_to_json(event: Event, seats: Sequence[str]) -> dict[str, Any]:

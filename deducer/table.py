@@ -8,10 +8,10 @@ from typing import Annotated
 import typer
 from rich.columns import Columns
 
-from deducer.actions import DEFAULT_SEATS
+from deducer.actions import DEFAULT_SEATS, resolve_seat, view_seat
 from deducer.cards import Variant
 from deducer.cli import app, card_grid, console, reports_errors
-from deducer.errors import HanabiError
+from deducer.errors import HanabiError, NotationError
 from deducer.loader import load_game
 from deducer.record import GameRecord
 from deducer.settings import Ending, Settings
@@ -45,10 +45,10 @@ def record_command(
         settings = Settings(players=len(names), variant=variant, ending=rules)
         recorder = None
         if me is not None:
-            matches = [index for index, name in enumerate(names) if name.lower() == me.lower()]
-            if not matches:
-                raise typer.BadParameter(f"--me {me!r} is not one of {', '.join(names)}", param_hint="--me")
-            recorder = matches[0]
+            try:
+                recorder = resolve_seat(me, names)
+            except NotationError as error:
+                raise typer.BadParameter(str(error), param_hint="--me") from None
         tracker = Tracker(GameRecord.new(settings, names, recorder), game)
         tracker.record.save(game)
         console.print(f"new game in {game}: {', '.join(names)}. Type 'help' for the notation.")
@@ -106,9 +106,4 @@ def _seat(tracker: Tracker, name: str | None) -> int | None:
     record = tracker.record
     if name is None:
         return record.recorder if record.recorder is not None else tracker.actor()
-    if name.lower() == "public":
-        return None
-    for index, seat in enumerate(record.seats):
-        if seat.lower() == name.lower():
-            return index
-    raise HanabiError(f"no seat called {name!r}: choose public or one of {', '.join(record.seats)}")
+    return view_seat(name, record.seats)
