@@ -117,7 +117,7 @@ class GameState:
 
     def critical(self, card: Card) -> bool:
         """`card` is still needed and only one copy of it is left undiscarded."""
-        return not self.trash(card) and self.settings.variant.copies(card) - self.discards.count(card) == 1
+        return self.indispensable(card) and not self.trash(card)
 
     def seen(self, card: Card) -> int:
         """Copies of `card` in sight: played, discarded or known in a hand."""
