@@ -48,38 +48,42 @@ def upper_bound(deal: Deal, position: Position) -> int:
     caps = sum(position[3])
     if deal.rules.ending is Ending.CROWNING:
         return deal.rules.max_score if caps == deal.rules.max_score and not crowded(deal, position)[0] else 0
-    return caps - max(excess(deal, position)[0], crowded(deal, position)[0])
+    demand = arrivals(deal, position)
+    return caps - max(excess(deal, position, demand)[0], crowded(deal, position, demand)[0])
 
 
-def _arrivals(deal: Deal, position: Position, cards: list[int]) -> list[int]:
-    """For each needed card, the deck position after whose draw it can first be played (chains included)."""
+Demand = list[tuple[int, int]]
+
+
+def arrivals(deal: Deal, position: Position) -> Demand:
+    """(card, arrival) for each needed card: the deck position after whose draw it can first be played."""
+    cards = needed(deal, position)
     drawn, hands = position[1], position[7]
     held = set().union(*hands)
     ranks = deal.rules.ranks
-    arrivals = []
+    result: Demand = []
     chain, suit_of_chain = drawn - 1, -1
     for card in cards:  # suit by suit, rank by rank
         if card // ranks != suit_of_chain:
             chain, suit_of_chain = drawn - 1, card // ranks
         chain = max(chain, drawn - 1 if card in held else deal.next_at[drawn][card])
-        arrivals.append(chain)
-    return arrivals
+        result.append((card, chain))
+    return result
 
 
-def crowded(deal: Deal, position: Position) -> tuple[int, int, list[int], bool]:
+def crowded(deal: Deal, position: Position, demand: Demand | None = None) -> tuple[int, int, list[int], bool]:
     """(last copies lost to hand capacity, the deck position where, the cards held then, whether frozen)."""
     drawn = position[1]
     if drawn >= deal.size:
         return 0, -1, [], False
-    cards = needed(deal, position)
     intervals = []
-    for card, arrival in zip(cards, _arrivals(deal, position, cards)):
+    for card, arrival in demand if demand is not None else arrivals(deal, position):
         kept_from = max(deal.last_at[card], drawn - 1)
         if kept_from <= arrival:  # held from the draw of its last copy to (and at) its chain arrival
             intervals.append((kept_from, arrival, card))
-    if len(intervals) < deal.rules.players * deal.rules.hand_size:
-        return 0, -1, [], False
     capacity = deal.rules.players * deal.rules.hand_size
+    if len(intervals) < capacity:
+        return 0, -1, [], False
     worst, where, stalled = 0, -1, False
     for moment in sorted({start for start, _, _ in intervals}):
         load = sum(start <= moment <= end for start, end, _ in intervals)
@@ -94,21 +98,20 @@ def crowded(deal: Deal, position: Position) -> tuple[int, int, list[int], bool]:
     return worst, where, [card for start, end, card in intervals if start <= where <= end], False
 
 
-def excess(deal: Deal, position: Position) -> tuple[int, int]:
+def excess(deal: Deal, position: Position, demand: Demand | None = None) -> tuple[int, int]:
     """(cards that cannot be played in time, deck position that shows it; -1 for the final round)."""
     final = position[6]
-    cards = needed(deal, position)
+    demand = demand if demand is not None else arrivals(deal, position)
     if final >= 0:
-        return max(0, len(cards) - final), -1
+        return max(0, len(demand) - final), -1
     players, size = deal.rules.players, deal.size
     # A card is played after the rank below it, so it is "late" whenever any lower needed rank is.
-    arrivals = sorted(_arrivals(deal, position, cards), reverse=True)
+    late_from = sorted((arrival for _, arrival in demand), reverse=True)
     # The last card of the deck is drawn by the player who takes the very last turn: of the cards
     # that can only be played after it (it and what its suit needs above it), one at most is played.
-    stuck_behind = sum(arrival == size - 1 for arrival in arrivals)
+    stuck_behind = sum(arrival == size - 1 for arrival in late_from)
     worst, where = max(0, stuck_behind - 1), size - 1
-    arrivals = arrivals[max(0, stuck_behind - 1) :]
-    for count, arrival in enumerate(arrivals, 1):
+    for count, arrival in enumerate(late_from[max(0, stuck_behind - 1) :], 1):
         late = count - ((size - 1 - arrival) + players) + max(0, stuck_behind - 1)
         if late > worst:
             worst, where = late, arrival
