@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from deducer.cards import COPIES, Card, Variant
+from deducer.cards import COPIES, Card, Suit, Variant
 from deducer.settings import MAX_CLUES, MAX_STRIKES, Ending, Settings, Stuck
 
 TRASH = -1
@@ -74,6 +74,11 @@ class Rules:
         return 1 if suit >= self.suits - self.single_suits else self.copies[rank]
 
 
+def card_id(card: Card, suits: Sequence[Suit]) -> int:
+    """The model's integer for a `deducer` card of a 5-rank variant with these suits."""
+    return suits.index(card.suit) * 5 + card.rank - 1
+
+
 class Deal:
     """A fully known deal: the rules, the deck order and how the opening hands are dealt."""
 
@@ -105,7 +110,7 @@ class Deal:
     def of(cls, settings: Settings, deck: Sequence[Card]) -> Deal:
         """The deal of a `deducer` deck (top first)."""
         suits = settings.variant.suits
-        ids = [suits.index(card.suit) * 5 + card.rank - 1 for card in deck]
+        ids = [card_id(card, suits) for card in deck]
         return cls(Rules.of(settings), ids, settings.deal_seats())
 
     def card(self, card: int) -> tuple[int, int]:

@@ -22,7 +22,7 @@ from deducer.record import advance, deal
 from deducer.settings import Ending, Settings
 from solver.bounds import explain
 from solver.greedy import greedy_line
-from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, PASS, TRASH, Deal, Move, Position
+from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, PASS, TRASH, Deal, Move, Position, card_id
 from solver.search import OutOfBudget, Search
 
 
@@ -175,7 +175,7 @@ def to_actions(settings: Settings, deck: Sequence[Card], line: list[Move]) -> tu
             slot = next(
                 index
                 for index, item in enumerate(hand, 1)
-                if item.card is not None and (state.trash(item.card) if card == TRASH else _id(item.card, suits) == card)
+                if item.card is not None and (state.trash(item.card) if card == TRASH else card_id(item.card, suits) == card)
             )
             real = hand[slot - 1].card
             if kind == DISCARD:
@@ -190,7 +190,3 @@ def to_actions(settings: Settings, deck: Sequence[Card], line: list[Move]) -> tu
         actions.append(action)
         state = advance(state, state.complete(action), deck)
     return actions, state
-
-
-def _id(card: Card, suits: tuple[Any, ...]) -> int:
-    return int(suits.index(card.suit)) * 5 + card.rank - 1

@@ -10,7 +10,7 @@ from deducer import Card, Ending, GameState, Settings, Stuck, Variant
 from deducer.cards import format_cards
 from deducer.record import advance, deal
 from solver.brute import best_score
-from solver.model import LOST, OVER, TRASH, WON, Deal, Rules
+from solver.model import LOST, OVER, TRASH, WON, Deal, Rules, card_id
 from solver.solve import Solution, SolverError, best_line, solve, to_actions
 from tests.helpers import full_deck, random_settings
 
@@ -76,7 +76,7 @@ def engine_position(model: Deal, state: GameState) -> tuple[object, ...]:
         for item in hand:
             card = item.card
             assert card is not None
-            ids.append(TRASH if state.trash(card) else suits.index(card.suit) * 5 + card.rank - 1)
+            ids.append(TRASH if state.trash(card) else card_id(card, suits))
         hands.append(tuple(sorted(ids)))
     return (state.current, state.drawn, state.fireworks, state.clues, state.strikes, tuple(hands))
 
