@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 
 from solver.bounds import upper_bound
 from solver.model import ANNOUNCE, DISCARD, HINT, LOST, MISPLAY, OVER, PLAY, TRASH, WON, Deal, Move, Position
 
 
 class OutOfBudget(Exception):
-    """The time or node budget ran out before the question was decided."""
+    """The time or node budget ran out (or the search was interrupted) before the question was decided."""
 
 
 class Search:
@@ -31,6 +32,7 @@ class Search:
         self.deal = deal
         self.deadline = None if seconds is None else time.perf_counter() + seconds
         self.node_limit = nodes
+        self.interrupt: Callable[[], bool] | None = None  # asked every 1024 positions: stop now?
         self.nodes = 0
         self.failed: dict[Position, int] = {}
 
@@ -73,6 +75,8 @@ class Search:
             raise OutOfBudget(f"node budget of {self.node_limit} spent")
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise OutOfBudget("time limit reached")
+        if self.interrupt is not None and self.interrupt():
+            raise OutOfBudget("interrupted")
 
     def order(self, position: Position) -> list[Move]:
         """Moves most likely to succeed first."""

@@ -20,6 +20,7 @@ from deducer.errors import HanabiError
 from deducer.game import GameState
 from deducer.record import advance, deal
 from deducer.settings import Ending, Settings
+from solver import sat
 from solver.bounds import explain
 from solver.greedy import greedy_line
 from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, PASS, TRASH, Deal, Move, Position, card_id
@@ -106,8 +107,13 @@ class Outcome:
     reason: str | None
 
 
+DFS_ALONE = 20_000  # positions the depth-first search visits alone before the constraint model joins it
+
+
 def best_line(model: Deal, time_limit: float | None = None, node_limit: int | None = None) -> Outcome:
-    """Greedy lines first, then the search for one point more than the best found, until it fails."""
+    """Greedy lines first, then the search for one point more than the best found, until it fails.
+
+    `node_limit` counts the depth-first search's positions; `time_limit` bounds the whole."""
     root = model.start()
     maximum = model.rules.max_score
     bound = explain(model, root)
@@ -118,27 +124,60 @@ def best_line(model: Deal, time_limit: float | None = None, node_limit: int | No
             best, best_line_found = model.score(end), line
         if best == maximum:
             break
-    search = Search(model, time_limit, node_limit)
-    verdict = "loss"
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    search = Search(model)
+    verdict, reason = "loss", None
     try:
         # Upwards from the greedy score: successes are cheap, and only the target just above the true
         # best needs an exhaustive (failing) search; going down from the bound would need one per target.
-        target = best + 1
-        while target <= bound.score:
-            found = search.reach(root, target)
+        while best < bound.score:
+            found, proof = _decide(model, search, best + 1, deadline, node_limit)
             if found is None:
+                reason = proof
                 break
             best, best_line_found = _final_score(model, root, found), found
-            target = best + 1
     except OutOfBudget:
         verdict = "unknown"
     if best == maximum:
         return Outcome("win", best, best_line_found, search.nodes, None)
-    reason = None
-    if verdict == "loss":
-        reason = bound.reason if bound.score == best else None
-        reason = reason or f"the search was exhaustive ({search.nodes} positions)"
+    if verdict == "loss" and reason is None:
+        reason = bound.reason
     return Outcome(verdict, max(best, 0), best_line_found, search.nodes, reason)
+
+
+def _decide(
+    model: Deal, search: Search, target: int, deadline: float | None, node_limit: int | None
+) -> tuple[list[Move] | None, str]:
+    """A line scoring at least `target` (or None) and how a None was proven; `OutOfBudget` if undecided.
+
+    The depth-first search proves most losses at once; when it has not decided after `DFS_ALONE`
+    positions (standard rules), the constraint model joins it in a background thread, since it finds
+    the narrow wins the search wanders past, and the first to answer decides."""
+    root = model.start()
+    exhaustive = "the search was exhaustive ({} positions)"
+    search.deadline, search.node_limit, search.interrupt = deadline, node_limit, None
+    portfolio = sat.applies(model)
+    if portfolio:
+        alone = search.nodes + DFS_ALONE
+        search.node_limit = alone if node_limit is None else min(node_limit, alone)
+    try:
+        return search.reach(root, target), exhaustive.format(search.nodes)
+    except OutOfBudget:
+        if not portfolio or search.node_limit == node_limit:
+            raise
+        if deadline is not None and time.perf_counter() >= deadline:
+            raise
+    question = sat.Question(model, target, None if deadline is None else deadline - time.perf_counter())
+    question.start()
+    search.node_limit, search.interrupt = node_limit, question.done.is_set
+    try:
+        return search.reach(root, target), exhaustive.format(search.nodes)
+    except OutOfBudget:
+        if not question.done.is_set():
+            raise
+        return question.answer(), f"the constraint model proved that no line scores {target}"
+    finally:
+        question.stop()
 
 
 def _final_score(model: Deal, position: Position, line: list[Move]) -> int:

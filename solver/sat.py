@@ -1,0 +1,286 @@
+"""A CP-SAT model of a fully known deal under the standard rules, for the hard tail.
+
+The depth-first search proves most losses at once but can wander on a narrow
+win or a loss with no short argument; a constraint model, solved with clause
+learning, fails on other deals. `reach` asks the model the search's question:
+can the team score at least `target` from the opening deal?
+
+The game is unrolled over a fixed horizon of turns; turn `t` belongs to seat
+`t % players`. Each turn is exactly one of: a hint, a play, a discard, a
+misplay, or (after the final round) nothing. Per turn and deck card, a boolean
+says the card is let go of (played or not); per deck card and turn, a staircase
+of booleans says it has been drawn by then. Every play, discard or misplay draws
+the next deck card while the deck lasts, so hand sizes take care of themselves,
+and a card can only be let go of by the seat that drew it, after the draw.
+
+Restrictions that lose no line (each proven where it is stated): misplays only
+at 8 clue tokens and only with 2 strikes at most, as in `solver.model`. The
+horizon is long enough for every line reaching the target (see `horizon`).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING
+
+from deducer.settings import MAX_CLUES, MAX_STRIKES, Ending
+from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, ONGOING, PLAY, TRASH, Deal, Move, Position
+from solver.search import OutOfBudget
+
+if TYPE_CHECKING:  # OR-Tools takes 0.4 s to import: only deals that reach the model pay for it
+    from ortools.sat.python import cp_model
+
+
+def applies(deal: Deal) -> bool:
+    """True when the model covers the deal's rules: standard ending, at least two cards in hand."""
+    rules = deal.rules
+    return rules.ending is Ending.STANDARD and rules.hand_size >= 2 and deal.size > len(deal.deal_seats)
+
+
+def horizon(deal: Deal, target: int) -> int:
+    """Turns enough for every line that scores `target` (or more).
+
+    Plays, discards and misplays number at most D + P (D cards to draw, then one
+    turn each in the final round); at least `target` of them are plays. Every hint
+    spends a clue token: 8 at the start, one per discard, and one per 5 played
+    (plus one per announced play with choreography). So hints number at most
+    8 + (D + P - target) + suits (+ target).
+    """
+    rules = deal.rules
+    acts = deal.size - len(deal.deal_seats) + rules.players
+    bonus = rules.suits + (target if rules.choreography else 0)
+    return acts + MAX_CLUES + max(0, acts - target) + bonus
+
+
+def reach(deal: Deal, target: int, seconds: float | None = None) -> list[Move] | None:
+    """A line from the opening deal scoring at least `target`, or None if there is none.
+
+    Raises `OutOfBudget` when `seconds` run out first. Only for deals that `applies` accepts."""
+    question = Question(deal, target, seconds)
+    question.run()
+    return question.answer()
+
+
+class Question:
+    """One question to the model ("a line scoring at least `target`?"), answerable in a thread.
+
+    CP-SAT releases the interpreter lock while it solves, so a depth-first search in the main
+    thread goes on at full speed beside it on another core (the portfolio of `solver.solve`)."""
+
+    def __init__(self, deal: Deal, target: int, seconds: float | None = None) -> None:
+        if not applies(deal):
+            raise ValueError("the constraint model covers the standard rules with two or more cards in hand")
+        self.deal = deal
+        self.target = target
+        self.seconds = seconds
+        self.done = threading.Event()
+        self._stopped = False
+        self._line: list[Move] | None = None
+        self._decided = False
+        self._solver: cp_model.CpSolver | None = None
+        self._thread: threading.Thread | None = None
+
+    def run(self) -> None:
+        """Build the model and solve it, in this thread."""
+        from ortools.sat.python import cp_model
+
+        try:
+            model, turns = _build(self.deal, self.target)
+            solver = cp_model.CpSolver()
+            solver.parameters.num_workers = 1
+            solver.parameters.cp_model_probing_level = 0  # probing took most of the time on hard deals
+            if self.seconds is not None:
+                solver.parameters.max_time_in_seconds = max(0.01, self.seconds)
+            self._solver = solver
+            if self._stopped:
+                return
+            status = solver.solve(model)
+            if status == cp_model.INFEASIBLE:
+                self._decided = True
+            elif status in (cp_model.FEASIBLE, cp_model.OPTIMAL):
+                self._line, self._decided = turns.line(self.deal, solver), True
+        finally:
+            self.done.set()
+
+    def start(self) -> None:
+        """Solve in a background thread; `done` is set when it finishes."""
+        self._thread = threading.Thread(target=self.run, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the background solve (if still running) and wait for it."""
+        self._stopped = True
+        while not self.done.wait(0.005):
+            if self._solver is not None:
+                self._solver.stop_search()  # only heard once the search has begun: repeat until done
+        if self._thread is not None:
+            self._thread.join()
+
+    def answer(self) -> list[Move] | None:
+        """The line found, or None if the model proved there is none; `OutOfBudget` if undecided."""
+        if not self._decided:
+            raise OutOfBudget("time limit reached")
+        return self._line
+
+
+class _Turns:
+    """The variables of the unrolled game, and how to read a line back."""
+
+    def __init__(self, size: int, horizon: int) -> None:
+        self.size = size
+        self.horizon = horizon
+        self.let_go: list[list[cp_model.IntVar]] = []  # [t][i]: deck card i leaves its hand at turn t
+        self.kind: list[dict[int, cp_model.IntVar]] = []  # [t][HINT / PLAY / DISCARD / MISPLAY / ANNOUNCE]
+
+    def line(self, deal: Deal, solver: cp_model.CpSolver) -> list[Move]:
+        """The moves of the solution, up to the end of the game."""
+        position: Position = deal.start()
+        moves: list[Move] = []
+        for t in range(self.horizon):
+            if deal.status(position) != ONGOING:
+                break
+            kind = next(k for k, var in self.kind[t].items() if k != ANNOUNCE and solver.boolean_value(var))
+            if kind == HINT:
+                move: Move = (HINT, -1)
+            else:
+                index = next(i for i in range(self.size) if solver.boolean_value(self.let_go[t][i]))
+                card = deal.deck[index]
+                if card not in position[7][position[0]]:
+                    card = TRASH
+                if kind == PLAY and solver.boolean_value(self.kind[t][ANNOUNCE]):
+                    kind = ANNOUNCE
+                move = (kind, card)
+            moves.append(move)
+            position = deal.play(position, move)
+        return moves
+
+
+def _build(deal: Deal, target: int) -> tuple[cp_model.CpModel, _Turns]:
+    from ortools.sat.python import cp_model
+
+    rules = deal.rules
+    players, ranks = rules.players, rules.ranks
+    deck, size, dealt = deal.deck, deal.size, len(deal.deal_seats)
+    cards = rules.suits * ranks
+    horizon_ = horizon(deal, target)
+    m = cp_model.CpModel()
+    turns = _Turns(size, horizon_)
+    true = m.new_constant(1)
+    false = m.new_constant(0)
+    copies = [[i for i in range(size) if deck[i] == card] for card in range(cards)]
+
+    # drawn[t][i]: deck card i (i >= dealt) has been drawn after turn t's move; index t = -1 -> [0].
+    drawn_before: list[list[cp_model.IntVar]] = [[true if i < dealt else false for i in range(size)]]
+    # done[t][c]: card c has been played by the end of turn t (index shifted the same way).
+    done_before: list[list[cp_model.IntVar]] = [[false] * cards]
+    clues_before: cp_model.IntVar | int = MAX_CLUES
+    strikes_before: cp_model.IntVar | int = 0
+    owner = [[m.new_bool_var(f"own{i}_{p}") for p in range(players)] for i in range(size)]
+    for i in range(size):
+        if i < dealt:
+            for p in range(players):
+                m.add(owner[i][p] == int(deal.deal_seats[i] == p))
+        else:
+            m.add_at_most_one(owner[i])
+    draws_at: list[list[list[cp_model.IntVar]]] = [[[] for _ in range(players)] for _ in range(size)]
+    plays = []
+    for t in range(horizon_):
+        seat = t % players
+        # over: the final round ended (the last card was drawn at turn t - players - 1 or before).
+        if dealt >= size:
+            over = true if t >= players else false
+        elif t - players - 1 >= 0:
+            over = drawn_before[t - players][size - 1]
+        else:
+            over = false
+        exhausted = drawn_before[t][size - 1]
+        kind = {k: m.new_bool_var(f"k{t}_{k}") for k in (HINT, PLAY, DISCARD, MISPLAY, ANNOUNCE)}
+        act = m.new_bool_var(f"act{t}")
+        m.add(kind[PLAY] + kind[DISCARD] + kind[MISPLAY] == act)
+        m.add(kind[HINT] + act + over == 1)
+        if not rules.choreography:
+            m.add(kind[ANNOUNCE] == 0)
+        else:
+            m.add_implication(kind[ANNOUNCE], kind[PLAY])
+        let_go = [m.new_bool_var(f"u{t}_{i}") for i in range(size)]
+        played = [m.new_bool_var(f"p{t}_{i}") for i in range(size)]
+        m.add(sum(let_go) == act)
+        m.add(sum(played) == kind[PLAY])
+        for i in range(size):
+            m.add_implication(played[i], let_go[i])
+            m.add_implication(let_go[i], owner[i][seat])
+            if i >= dealt:
+                m.add_implication(let_go[i], drawn_before[t][i])
+        # Draws: the next deck card, on every play, discard or misplay while the deck lasts.
+        drawn_now = []
+        new_drawn: list[cp_model.IntVar] = []
+        for i in range(size):
+            if i < dealt:
+                new_drawn.append(true)
+                drawn_now.append(false)
+                continue
+            if t < i - dealt:  # one draw per turn at most
+                new_drawn.append(false)
+                drawn_now.append(false)
+                continue
+            step = m.new_bool_var(f"d{t}_{i}")
+            now = m.new_bool_var(f"dn{t}_{i}")
+            m.add(step == drawn_before[t][i] + now)
+            if i > dealt:
+                m.add_implication(step, new_drawn[i - 1])
+            draws_at[i][seat].append(now)
+            new_drawn.append(step)
+            drawn_now.append(now)
+        m.add(sum(drawn_now) <= act)
+        m.add(sum(drawn_now) >= 1).only_enforce_if([act, exhausted.Not()])
+        drawn_before.append(new_drawn)
+        # Fireworks: a card is played only onto the rank below it, once.
+        before = done_before[t]
+        after: list[cp_model.IntVar] = []
+        for card in range(cards):
+            now_played = [played[i] for i in copies[card]]
+            state = m.new_bool_var(f"f{t}_{card}")
+            m.add(state == before[card] + sum(now_played))
+            after.append(state)
+            if card % ranks:
+                for var in now_played:
+                    m.add_implication(var, before[card - 1])
+            plays.extend(now_played)
+            # No misplay of a playable card (without choreography: playing it is the only way).
+            if not rules.choreography:
+                for i in copies[card]:
+                    below = [before[card - 1].Not()] if card % ranks else []
+                    m.add_bool_or([let_go[i].Not(), kind[MISPLAY].Not(), before[card], *below])
+        done_before.append(after)
+        # Clue tokens and strikes.
+        clues = m.new_int_var(0, MAX_CLUES, f"c{t}")
+        fives = sum(played[i] for i in range(size) if deck[i] % ranks == ranks - 1)
+        capped = m.new_bool_var(f"cap{t}")
+        m.add(clues == clues_before - 1).only_enforce_if(kind[HINT])
+        m.add(clues == clues_before + 1).only_enforce_if(kind[DISCARD])
+        m.add(clues == clues_before).only_enforce_if(kind[MISPLAY])
+        m.add(clues_before == MAX_CLUES).only_enforce_if(kind[MISPLAY])
+        m.add(clues == clues_before).only_enforce_if(over)
+        m.add(clues == clues_before + fives + kind[ANNOUNCE]).only_enforce_if([kind[PLAY], capped.Not()])
+        m.add(clues == MAX_CLUES).only_enforce_if(capped)
+        m.add(clues <= clues_before + fives + kind[ANNOUNCE]).only_enforce_if(kind[PLAY])
+        m.add_implication(capped, kind[PLAY])
+        strikes = m.new_int_var(0, MAX_STRIKES - 1, f"s{t}")
+        m.add(strikes == strikes_before + kind[MISPLAY])
+        clues_before, strikes_before = clues, strikes
+        turns.let_go.append(let_go)
+        turns.kind.append(kind)
+    for i in range(dealt, size):
+        for p in range(players):
+            m.add(owner[i][p] == sum(draws_at[i][p]))
+    for i in range(size):
+        m.add(sum(turns.let_go[t][i] for t in range(horizon_)) <= 1)
+    # Pace: at most D + P cards leave the hands, and `target` of them are played.
+    m.add(sum(kind[DISCARD] + kind[MISPLAY] for kind in turns.kind) <= max(0, size - dealt + players - target))
+    final_done = done_before[-1]
+    if target >= cards:
+        for var in final_done:
+            m.add(var == 1)
+    else:
+        m.add(sum(final_done) >= target)
+    return m, turns
