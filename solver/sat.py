@@ -1,4 +1,4 @@
-"""A CP-SAT model of a fully known deal under the standard rules, for the hard tail.
+"""A CP-SAT model of a fully known deal, for the hard tail of the search.
 
 The depth-first search proves most losses at once but can wander on a narrow
 win or a loss with no short argument; a constraint model, solved with clause
@@ -7,7 +7,8 @@ can the team score at least `target` from the opening deal?
 
 The game is unrolled over a fixed horizon of turns; turn `t` belongs to seat
 `t % players`. Each turn is exactly one of: a hint, a play, a discard, a
-misplay, or (after the final round) nothing. Per turn and deck card, a boolean
+misplay, or nothing (after the final round, or once won under Crowning Piece,
+where hands shrink after the last draw and a hint needs a teammate's card). Per turn and deck card, a boolean
 says the card is let go of (played or not); per deck card and turn, a staircase
 of booleans says it has been drawn by then. Every play, discard or misplay draws
 the next deck card while the deck lasts, so hand sizes take care of themselves,
@@ -23,7 +24,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING
 
-from deducer.settings import MAX_CLUES, MAX_STRIKES, Ending
+from deducer.settings import MAX_CLUES, MAX_STRIKES, Ending, Stuck
 from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, ONGOING, PLAY, TRASH, Deal, Move, Position
 from solver.search import OutOfBudget
 
@@ -32,24 +33,33 @@ if TYPE_CHECKING:  # OR-Tools takes 0.4 s to import: only deals that reach the m
 
 
 def applies(deal: Deal) -> bool:
-    """True when the model covers the deal's rules: standard ending, at least two cards in hand."""
+    """True when the model covers the deal's rules: at least two cards in hand, a deck beyond the
+    deal, and under Crowning Piece the default that a player who cannot act loses (no passes)."""
     rules = deal.rules
-    return rules.ending is Ending.STANDARD and rules.hand_size >= 2 and deal.size > len(deal.deal_seats)
+    crowning_ok = rules.ending is Ending.STANDARD or rules.stuck is Stuck.LOSE
+    return crowning_ok and rules.hand_size >= 2 and deal.size > len(deal.deal_seats)
 
 
 def horizon(deal: Deal, target: int) -> int:
     """Turns enough for every line that scores `target` (or more).
 
-    Plays, discards and misplays number at most D + P (D cards to draw, then one
-    turn each in the final round); at least `target` of them are plays. Every hint
-    spends a clue token: 8 at the start, one per discard, and one per 5 played
-    (plus one per announced play with choreography). So hints number at most
-    8 + (D + P - target) + suits (+ target).
+    Standard rules: plays, discards and misplays number at most D + P (D cards to
+    draw, then one turn each in the final round); Crowning Piece: at most the deck
+    size (each takes a card out of the game). At least `target` of them are plays.
+    Every hint spends a clue token: 8 at the start, one per discard, and one per 5
+    played (plus one per announced play with choreography). So hints number at most
+    8 + (acts - target) + suits (+ target).
     """
     rules = deal.rules
-    acts = deal.size - len(deal.deal_seats) + rules.players
     bonus = rules.suits + (target if rules.choreography else 0)
-    return acts + MAX_CLUES + max(0, acts - target) + bonus
+    return most_acts(deal) + MAX_CLUES + max(0, most_acts(deal) - target) + bonus
+
+
+def most_acts(deal: Deal) -> int:
+    """The most plays, discards and misplays a game can have (see `horizon`)."""
+    if deal.rules.ending is Ending.CROWNING:
+        return deal.size
+    return deal.size - len(deal.deal_seats) + deal.rules.players
 
 
 def reach(deal: Deal, target: int, seconds: float | None = None) -> list[Move] | None:
@@ -69,7 +79,7 @@ class Question:
 
     def __init__(self, deal: Deal, target: int, seconds: float | None = None) -> None:
         if not applies(deal):
-            raise ValueError("the constraint model covers the standard rules with two or more cards in hand")
+            raise ValueError("the constraint model needs two or more cards in hand, and no passing (stuck=pass)")
         self.deal = deal
         self.target = target
         self.seconds = seconds
@@ -162,6 +172,9 @@ def _build(deal: Deal, target: int) -> tuple[cp_model.CpModel, _Turns]:
     players, ranks = rules.players, rules.ranks
     deck, size, dealt = deal.deck, deal.size, len(deal.deal_seats)
     cards = rules.suits * ranks
+    crowning = rules.ending is Ending.CROWNING
+    if crowning:
+        target = rules.max_score  # all or nothing
     horizon_ = horizon(deal, target)
     m = cp_model.CpModel()
     turns = _Turns(size, horizon_)
@@ -183,17 +196,20 @@ def _build(deal: Deal, target: int) -> tuple[cp_model.CpModel, _Turns]:
         else:
             m.add_at_most_one(owner[i])
     draws_at: list[list[list[cp_model.IntVar]]] = [[[] for _ in range(players)] for _ in range(size)]
-    plays = []
+    # Crowning Piece: cards each seat has let go of since the deck ran out (its hand was full then).
+    emptied: list[cp_model.IntVar | int] = [0] * players
     for t in range(horizon_):
         seat = t % players
-        # over: the final round ended (the last card was drawn at turn t - players - 1 or before).
-        if dealt >= size:
-            over = true if t >= players else false
-        elif t - players - 1 >= 0:
+        exhausted = drawn_before[t][size - 1]
+        over: cp_model.IntVar
+        if crowning:  # over: every firework is complete
+            over = m.new_bool_var(f"won{t}")
+            m.add_bool_and(done_before[t]).only_enforce_if(over)
+            m.add_bool_or([over, *(var.Not() for var in done_before[t])])
+        elif t - players - 1 >= 0:  # over: the last card was drawn at turn t - players - 1 or before
             over = drawn_before[t - players][size - 1]
         else:
             over = false
-        exhausted = drawn_before[t][size - 1]
         kind = {k: m.new_bool_var(f"k{t}_{k}") for k in (HINT, PLAY, DISCARD, MISPLAY, ANNOUNCE)}
         act = m.new_bool_var(f"act{t}")
         m.add(kind[PLAY] + kind[DISCARD] + kind[MISPLAY] == act)
@@ -202,6 +218,22 @@ def _build(deal: Deal, target: int) -> tuple[cp_model.CpModel, _Turns]:
             m.add(kind[ANNOUNCE] == 0)
         else:
             m.add_implication(kind[ANNOUNCE], kind[PLAY])
+        if crowning:
+            # Hands shrink once the deck is out; a hint must touch a teammate's card (or be empty).
+            late = m.new_bool_var(f"late{t}")
+            m.add_bool_and([act, exhausted]).only_enforce_if(late)
+            m.add_bool_or([late, act.Not(), exhausted.Not()])
+            holding = []
+            for other in range(players):
+                if other != seat:
+                    holds = m.new_bool_var(f"h{t}_{other}")
+                    m.add(emptied[other] <= rules.hand_size - 1).only_enforce_if(holds)
+                    holding.append(holds)
+            if not rules.empty_hints:
+                m.add_bool_or(holding).only_enforce_if(kind[HINT])
+            count = m.new_int_var(0, rules.hand_size, f"e{t}")
+            m.add(count == emptied[seat] + late)
+            emptied[seat] = count
         let_go = [m.new_bool_var(f"u{t}_{i}") for i in range(size)]
         played = [m.new_bool_var(f"p{t}_{i}") for i in range(size)]
         m.add(sum(let_go) == act)
@@ -245,7 +277,6 @@ def _build(deal: Deal, target: int) -> tuple[cp_model.CpModel, _Turns]:
             if card % ranks:
                 for var in now_played:
                     m.add_implication(var, before[card - 1])
-            plays.extend(now_played)
             # No misplay of a playable card (without choreography: playing it is the only way).
             if not rules.choreography:
                 for i in copies[card]:
@@ -275,8 +306,8 @@ def _build(deal: Deal, target: int) -> tuple[cp_model.CpModel, _Turns]:
             m.add(owner[i][p] == sum(draws_at[i][p]))
     for i in range(size):
         m.add(sum(turns.let_go[t][i] for t in range(horizon_)) <= 1)
-    # Pace: at most D + P cards leave the hands, and `target` of them are played.
-    m.add(sum(kind[DISCARD] + kind[MISPLAY] for kind in turns.kind) <= max(0, size - dealt + players - target))
+    # Pace: at most `most_acts` cards leave the hands, and `target` of them are played.
+    m.add(sum(kind[DISCARD] + kind[MISPLAY] for kind in turns.kind) <= max(0, most_acts(deal) - target))
     final_done = done_before[-1]
     if target >= cards:
         for var in final_done:

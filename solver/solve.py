@@ -151,7 +151,7 @@ def _decide(
     """A line scoring at least `target` (or None) and how a None was proven; `OutOfBudget` if undecided.
 
     The depth-first search proves most losses at once; when it has not decided after `DFS_ALONE`
-    positions (standard rules), the constraint model joins it in a background thread, since it finds
+    positions, the constraint model joins it in a background thread, since it finds
     the narrow wins the search wanders past, and the first to answer decides."""
     root = model.start()
     exhaustive = "the search was exhaustive ({} positions)"
@@ -175,7 +175,8 @@ def _decide(
     except OutOfBudget:
         if not question.done.is_set():
             raise
-        return question.answer(), f"the constraint model proved that no line scores {target}"
+        goal = "wins" if model.rules.ending is Ending.CROWNING else f"scores {target}"
+        return question.answer(), f"the constraint model proved that no line {goal}"
     finally:
         question.stop()
 

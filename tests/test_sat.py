@@ -1,4 +1,4 @@
-"""The constraint model (standard rules): brute-force and search cross-checks, and the portfolio."""
+"""The constraint model: brute-force and search cross-checks under both rule sets, and the portfolio."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from deducer import Ending, Settings, Variant
+from deducer import Ending, Settings, Stuck, Variant
 from solver import sat
 from solver.brute import best_score
 from solver.model import ONGOING, Deal, Move, Rules
@@ -24,27 +24,34 @@ def line_score(model: Deal, line: list[Move]) -> int:
 
 
 def agrees(model: Deal, truth: int, target: int) -> bool:
+    """Does the model find a line scoring `target` exactly when the best score `truth` allows it?"""
     line = sat.reach(model, target)
     if line is None:
         return target > truth
     return truth >= line_score(model, line) >= target
 
 
-@pytest.mark.parametrize("seed", range(2))
-def test_model_agrees_with_brute_force_on_every_target(seed: int) -> None:
-    # Small standard-rules deals with two cards in hand: for every target from 0 to the maximum, the
-    # model finds a line (which replays to at least the target) exactly when the brute force says so.
-    checked = 0
-    for model in small_deals(100 + seed, 200):
+def targets(model: Deal) -> range:
+    """The questions worth asking: every score (standard rules), or only the maximum (Crowning Piece)."""
+    top = model.rules.max_score
+    return range(top, top + 1) if model.rules.ending is Ending.CROWNING else range(top + 1)
+
+
+def test_model_agrees_with_brute_force_on_every_target() -> None:
+    # Small deals with two cards in hand, both rule sets: for every target the model finds a line
+    # (which replays to at least the target) exactly when the brute force says one exists.
+    kinds: set[tuple[Ending, bool]] = set()
+    for model in small_deals(100, 240) + small_deals(101, 240):
         if not sat.applies(model):
             continue
         truth = best_score(model)
-        assert all(agrees(model, truth, target) for target in range(model.rules.max_score + 1)), (model.rules, model.deck)
-        checked += 1
-    assert checked >= 20
+        assert all(agrees(model, truth, target) for target in targets(model)), (model.rules, model.deck)
+        kinds.add((model.rules.ending, truth == model.rules.max_score))
+    assert len(kinds) == 4  # wins and losses under both rule sets
 
 
-def test_model_agrees_with_the_search_on_larger_deals() -> None:
+@pytest.mark.parametrize("ending", list(Ending))
+def test_model_agrees_with_the_search_on_larger_deals(ending: Ending) -> None:
     # Up to 4 suits, 4 ranks, 4 players and 24 cards, every option: the model reaches the search's
     # best score and proves that one point more is out of reach.
     rng = random.Random(7)
@@ -58,7 +65,7 @@ def test_model_agrees_with_the_search_on_larger_deals() -> None:
             single_suits=rng.choice([0, 1]),
             players=players,
             hand_size=hand,
-            ending=Ending.STANDARD,
+            ending=ending,
             choreography=rng.random() < 0.2,
             empty_hints=rng.random() < 0.3,
         )
@@ -68,17 +75,16 @@ def test_model_agrees_with_the_search_on_larger_deals() -> None:
         rng.shuffle(deck)
         model = Deal(rules, deck, [seat for _ in range(hand) for seat in range(players)])
         truth = best_line(model).score
-        assert agrees(model, truth, truth), (rules, deck)
-        if truth < rules.max_score:
-            assert agrees(model, truth, truth + 1), (rules, deck)
+        for target in (truth, truth + 1) if ending is Ending.STANDARD else (rules.max_score,):
+            assert target > rules.max_score or agrees(model, truth, target), (rules, deck, target)
         checked += 1
 
 
-def test_model_does_not_cover_crowning_or_single_card_hands() -> None:
-    crowning = Deal.of(Settings(players=2, ending=Ending.CROWNING), Variant.BASE.shuffled_deck(0))
-    assert not sat.applies(crowning)
-    with pytest.raises(ValueError, match="standard rules"):
-        sat.reach(crowning, 25)
+def test_model_does_not_cover_passing_or_single_card_hands() -> None:
+    passing = Deal.of(Settings(players=2, ending=Ending.CROWNING, stuck=Stuck.PASS), Variant.BASE.shuffled_deck(0))
+    assert not sat.applies(passing)
+    with pytest.raises(ValueError, match="two or more cards"):
+        sat.reach(passing, 25)
     rules = Rules(suits=2, ranks=2, copies=(2, 1), players=2, hand_size=1, ending=Ending.STANDARD)
     single = Deal(rules, [0, 0, 1, 2, 2, 3], [0, 1])
     assert not sat.applies(single)
