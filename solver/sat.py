@@ -120,11 +120,12 @@ class Question:
     def stop(self) -> None:
         """Stop the background solve (if still running) and wait for it."""
         self._stopped = True
+        if self._thread is None:
+            return
         while not self.done.wait(0.005):
             if self._solver is not None:
                 self._solver.stop_search()  # only heard once the search has begun: repeat until done
-        if self._thread is not None:
-            self._thread.join()
+        self._thread.join()
 
     def answer(self) -> list[Move] | None:
         """The line found, or None if the model proved there is none; `OutOfBudget` if undecided."""
