@@ -72,43 +72,32 @@ def reach(deal: Deal, target: int, seconds: float | None = None) -> list[Move] |
 
 
 class Question:
-    """One question to the model ("a line scoring at least `target`?"), answerable in a thread.
+    """One question to the model ("a line scoring at least `target`?"), solvable in a thread.
 
-    CP-SAT releases the interpreter lock while it solves, so a depth-first search in the main
-    thread goes on at full speed beside it on another core (the portfolio of `solver.solve`)."""
+    The model is built in the calling thread: built in the background, its many small calls into
+    OR-Tools would wait on the interpreter lock behind a busy search (measured: 8x slower). CP-SAT
+    releases the lock while it solves, so the search in the main thread goes on at full speed."""
 
     def __init__(self, deal: Deal, target: int, seconds: float | None = None) -> None:
+        from ortools.sat.python import cp_model
+
         if not applies(deal):
             raise ValueError("the constraint model needs two or more cards in hand, and no passing (stuck=pass)")
         self.deal = deal
-        self.target = target
-        self.seconds = seconds
         self.done = threading.Event()
-        self._stopped = False
-        self._line: list[Move] | None = None
-        self._decided = False
-        self._solver: cp_model.CpSolver | None = None
+        self._model, self._turns = _build(deal, target)
+        self._solver = cp_model.CpSolver()
+        self._solver.parameters.num_workers = 1
+        self._solver.parameters.cp_model_probing_level = 0  # probing took most of the time on hard deals
+        if seconds is not None:
+            self._solver.parameters.max_time_in_seconds = max(0.01, seconds)
+        self._status: cp_model.CpSolverStatus | None = None
         self._thread: threading.Thread | None = None
 
     def run(self) -> None:
-        """Build the model and solve it, in this thread."""
-        from ortools.sat.python import cp_model
-
+        """Solve, in this thread."""
         try:
-            model, turns = _build(self.deal, self.target)
-            solver = cp_model.CpSolver()
-            solver.parameters.num_workers = 1
-            solver.parameters.cp_model_probing_level = 0  # probing took most of the time on hard deals
-            if self.seconds is not None:
-                solver.parameters.max_time_in_seconds = max(0.01, self.seconds)
-            self._solver = solver
-            if self._stopped:
-                return
-            status = solver.solve(model)
-            if status == cp_model.INFEASIBLE:
-                self._decided = True
-            elif status in (cp_model.FEASIBLE, cp_model.OPTIMAL):
-                self._line, self._decided = turns.line(self.deal, solver), True
+            self._status = self._solver.solve(self._model)
         finally:
             self.done.set()
 
@@ -119,19 +108,21 @@ class Question:
 
     def stop(self) -> None:
         """Stop the background solve (if still running) and wait for it."""
-        self._stopped = True
         if self._thread is None:
             return
         while not self.done.wait(0.005):
-            if self._solver is not None:
-                self._solver.stop_search()  # only heard once the search has begun: repeat until done
+            self._solver.stop_search()  # only heard once the search has begun: repeat until done
         self._thread.join()
 
     def answer(self) -> list[Move] | None:
         """The line found, or None if the model proved there is none; `OutOfBudget` if undecided."""
-        if not self._decided:
-            raise OutOfBudget("time limit reached")
-        return self._line
+        from ortools.sat.python import cp_model
+
+        if self._status == cp_model.INFEASIBLE:
+            return None
+        if self._status in (cp_model.FEASIBLE, cp_model.OPTIMAL):
+            return self._turns.line(self.deal, self._solver)
+        raise OutOfBudget("time limit reached")
 
 
 class _Turns:
