@@ -151,8 +151,8 @@ def _decide(
     """A line scoring at least `target` (or None) and how a None was proven; `OutOfBudget` if undecided.
 
     The depth-first search proves most losses at once; when it has not decided after `DFS_ALONE`
-    positions, the constraint model joins it in a background thread, since it finds
-    the narrow wins the search wanders past, and the first to answer decides."""
+    positions, the constraint model (which finds the narrow wins the search wanders past) joins it
+    in a background thread, and the first to answer decides."""
     root = model.start()
     exhaustive = "the search was exhaustive ({} positions)"
     search.deadline, search.node_limit, search.interrupt = deadline, node_limit, None
