@@ -174,9 +174,9 @@ def _build(deal: Deal, target: int) -> tuple[cp_model.CpModel, _Turns]:
     false = m.new_constant(0)
     copies = [[i for i in range(size) if deck[i] == card] for card in range(cards)]
 
-    # drawn[t][i]: deck card i (i >= dealt) has been drawn after turn t's move; index t = -1 -> [0].
+    # drawn_before[t][i]: deck card i has been drawn before turn t (so drawn_before[0] is the deal).
     drawn_before: list[list[cp_model.IntVar]] = [[true if i < dealt else false for i in range(size)]]
-    # done[t][c]: card c has been played by the end of turn t (index shifted the same way).
+    # done_before[t][c]: card c has been played before turn t.
     done_before: list[list[cp_model.IntVar]] = [[false] * cards]
     clues_before: cp_model.IntVar | int = MAX_CLUES
     strikes_before: cp_model.IntVar | int = 0

@@ -7,8 +7,9 @@ position whose upper bound is below the target, and remembers, for every
 position it has exhausted, the smallest target it failed (a transposition table
 on canonical positions: hands as sorted multisets, trash cards interchangeable).
 The state graph is acyclic (every move spends a clue token, advances the deck or
-shrinks a hand), so this memo is sound. Standard rules ask the question for each
-target from the bound down; Crowning Piece only for the maximum.
+shrinks a hand), so this memo is sound. `solver.solve` asks the question for one
+point more than the best line found, until it fails; Crowning Piece only for the
+maximum. `deadline`, `node_limit` and `interrupt` are set by the caller per question.
 """
 
 from __future__ import annotations
@@ -28,10 +29,10 @@ class OutOfBudget(Exception):
 class Search:
     """A decision search with a transposition table shared across targets."""
 
-    def __init__(self, deal: Deal, seconds: float | None = None, nodes: int | None = None) -> None:
+    def __init__(self, deal: Deal) -> None:
         self.deal = deal
-        self.deadline = None if seconds is None else time.perf_counter() + seconds
-        self.node_limit = nodes
+        self.deadline: float | None = None  # time.perf_counter() value
+        self.node_limit: int | None = None
         self.interrupt: Callable[[], bool] | None = None  # asked every 1024 positions: stop now?
         self.nodes = 0
         self.failed: dict[Position, int] = {}

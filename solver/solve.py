@@ -131,7 +131,7 @@ def best_line(model: Deal, time_limit: float | None = None, node_limit: int | No
         # Upwards from the greedy score: successes are cheap, and only the target just above the true
         # best needs an exhaustive (failing) search; going down from the bound would need one per target.
         while best < bound.score:
-            found, proof = _decide(model, search, best + 1, deadline, node_limit)
+            found, proof = _decide(model, search, root, best + 1, deadline, node_limit)
             if found is None:
                 reason = proof
                 break
@@ -146,14 +146,13 @@ def best_line(model: Deal, time_limit: float | None = None, node_limit: int | No
 
 
 def _decide(
-    model: Deal, search: Search, target: int, deadline: float | None, node_limit: int | None
+    model: Deal, search: Search, root: Position, target: int, deadline: float | None, node_limit: int | None
 ) -> tuple[list[Move] | None, str]:
     """A line scoring at least `target` (or None) and how a None was proven; `OutOfBudget` if undecided.
 
     The depth-first search proves most losses at once; when it has not decided after `DFS_ALONE`
     positions, the constraint model (which finds the narrow wins the search wanders past) joins it
     in a background thread, and the first to answer decides."""
-    root = model.start()
     exhaustive = "the search was exhaustive ({} positions)"
     search.deadline, search.node_limit, search.interrupt = deadline, node_limit, None
     portfolio = sat.applies(model)
