@@ -80,6 +80,16 @@ def test_model_agrees_with_the_search_on_larger_deals(ending: Ending) -> None:
         checked += 1
 
 
+def test_model_spends_the_last_clue_token() -> None:
+    # One suit of 12 single cards, 4 players: the played cards are held by the wrong seats, so the
+    # team waits with hints, and the best line (7 points) needs every clue token, down to the last.
+    rules = Rules(suits=1, ranks=12, copies=(1,) * 12, players=4, hand_size=2, ending=Ending.STANDARD)
+    model = Deal(rules, [10, 2, 11, 0, 9, 1, 5, 6, 3, 4, 7, 8], [0, 1, 2, 3, 0, 1, 2, 3])
+    truth = best_line(model).score
+    assert truth == 7
+    assert agrees(model, truth, truth) and agrees(model, truth, truth + 1)
+
+
 def test_model_does_not_cover_passing_or_single_card_hands() -> None:
     passing = Deal.of(Settings(players=2, ending=Ending.CROWNING, stuck=Stuck.PASS), Variant.BASE.shuffled_deck(0))
     assert not sat.applies(passing)
