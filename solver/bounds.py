@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from deducer.settings import Ending
+from solver.endgame import late_cards_lost
 from solver.model import Deal, Position
 
 
@@ -49,7 +50,8 @@ def upper_bound(deal: Deal, position: Position) -> int:
     if deal.rules.ending is Ending.CROWNING:
         return deal.rules.max_score if caps == deal.rules.max_score and not crowded(deal, position)[0] else 0
     demand = arrivals(deal, position)
-    return caps - max(excess(deal, position, demand)[0], crowded(deal, position, demand)[0])
+    lost = max(excess(deal, position, demand)[0], crowded(deal, position, demand)[0])
+    return caps - max(lost, late_cards_lost(deal, position, demand)[0])
 
 
 Demand = list[tuple[int, int]]
@@ -141,7 +143,16 @@ def explain(deal: Deal, position: Position) -> Bound:
         if surplus:
             return Bound(0, capacity)
         return Bound(rules.max_score)
-    late, where = excess(deal, position)
+    demand = arrivals(deal, position)
+    late, where = excess(deal, position, demand)
+    seated, after = late_cards_lost(deal, position, demand)
+    if seated > max(late, surplus):
+        names = ", ".join(_name(deal, card) for card, arrival in demand if arrival >= after)
+        reason = (
+            f"seats: {names} can only be played after deck card {after + 1} is drawn, one a turn, each by a seat "
+            f"holding it, and the final round goes once round the table: {seated} of them can never be played"
+        )
+        return Bound(sum(caps) - seated, reason)
     if surplus > late:
         return Bound(sum(caps) - surplus, capacity)
     score = sum(caps) - late

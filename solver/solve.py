@@ -128,7 +128,14 @@ def best_line(model: Deal, time_limit: float | None = None, node_limit: int | No
     search = Search(model)
     verdict, reason = "loss", None
     try:
-        # Upwards from the greedy score: successes are cheap, and only the target just above the true
+        # A short probe from the bound down: where a line reaches the bound, the bound itself guides the
+        # search straight to it, while a lower target lets it wander where the bound cuts nothing.
+        for target in range(bound.score, best, -1):
+            probe = _probe(model, search, root, target, deadline, node_limit)
+            if probe is not None:
+                best, best_line_found = _final_score(model, root, probe), probe
+                break
+        # Upwards from the best score found: successes are cheap, and only the target just above the true
         # best needs an exhaustive (failing) search; going down from the bound would need one per target.
         while best < bound.score:
             found, proof = _decide(model, search, root, best + 1, deadline, node_limit)
@@ -143,6 +150,23 @@ def best_line(model: Deal, time_limit: float | None = None, node_limit: int | No
     if verdict == "loss" and reason is None:
         reason = bound.reason
     return Outcome(verdict, max(best, 0), best_line_found, search.nodes, reason)
+
+
+PROBE = 500  # positions for each target probed from the bound down
+
+
+def _probe(
+    model: Deal, search: Search, root: Position, target: int, deadline: float | None, node_limit: int | None
+) -> list[Move] | None:
+    """A line scoring at least `target` if a short search finds one (None proves nothing)."""
+    search.deadline, search.interrupt = deadline, None
+    search.node_limit = search.nodes + PROBE if node_limit is None else min(node_limit, search.nodes + PROBE)
+    try:
+        return search.reach(root, target)
+    except OutOfBudget:
+        if search.node_limit == node_limit or (deadline is not None and time.perf_counter() >= deadline):
+            raise
+        return None
 
 
 def _decide(

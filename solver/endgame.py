@@ -1,0 +1,183 @@
+"""The last turns of a standard game, seat by seat: a bound that knows who holds what.
+
+Pace counts the turns left after a deck card is drawn; it does not see that a
+card can only be played by the seat holding it, nor that the final round goes
+round the table once from the seat after the one who drew the last card. On a
+tight finish that decides the game: with two players and m2-m5 as the last four
+plays, m3 and m5 must be in the same hand and m4 in the other.
+
+`late_cards_lost` takes the cards that can only be played after the draw of deck
+card `j` (their chain arrival is `j` or later) and plays the rest of the game in
+a relaxation: hints are free (so any seat can take any turn that draws), the
+cards of the deck before `j` may be in any hand, and every other card is
+ignored. Each turn still plays at most one card, a card is played by a seat
+holding a copy (a copy drawn after `j` is held by the seat that drew it), suits
+go up in order, and the final round is the one of the rules. The real game is
+one of the relaxation's lines, so the late cards it cannot play are never
+played: each costs a point. It is run only where pace is nearly tight, where
+the relaxation is small and its answer can differ from pace.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from solver.model import Deal, Position
+
+SLACK = 1  # the joint relaxation runs where the late cards number at least the turns left, less this
+MOST_CARDS = 12  # and where they are this few
+MOST_STATES = 20_000  # a relaxation bigger than this is left to pace
+
+
+def late_cards_lost(deal: Deal, position: Position, demand: list[tuple[int, int]]) -> tuple[int, int]:
+    """(needed cards that can never be played, given who holds them; the deck position `j` showing it).
+
+    Suit by suit first (each suit alone may use every turn, so the losses of the suits add up), then
+    all the late cards together where pace is nearly tight."""
+    rules = deal.rules
+    drawn, final, hands = position[1], position[6], position[7]
+    holders: dict[int, int] = {}
+    for seat, hand in enumerate(hands):
+        for card in hand:
+            holders[card] = holders.get(card, 0) | 1 << seat
+    total, where = 0, -1
+    for first in range(len(demand)):
+        card = demand[first][0]
+        if first and demand[first - 1][0] // rules.ranks == card // rules.ranks:
+            continue
+        chain = [item for item in demand[first:] if item[0] // rules.ranks == card // rules.ranks]
+        worst = 0
+        for step, (_, threshold) in enumerate(chain):
+            if step and chain[step - 1][1] == threshold:
+                continue  # the segment arriving at `threshold` or later starts at its lowest card
+            segment = [card for card, _ in chain[step:]]
+            if final < 0:
+                start = max(threshold, drawn)
+                tail = [turn for turn in range(deal.size - start) if deal.deck[start + turn] in segment]
+                if len(segment) <= deal.size - start - 1 - (tail[-1] if tail else -1):
+                    continue  # every card is in a hand before the last turns that draw: they can play them all
+            lost = len(segment) - _plays(deal, position, holders, segment, threshold)
+            if lost > worst:
+                worst, where_in_suit = lost, threshold
+        if worst:
+            total, where = total + worst, where_in_suit if where < 0 else min(where, where_in_suit)
+    late = sorted(demand, key=lambda item: -item[1])
+    for count, (_, threshold) in enumerate(late, 1):
+        if count > MOST_CARDS:
+            break
+        if count < len(late) and late[count][1] == threshold:
+            continue  # the whole group arriving at `threshold` first
+        turns = final if final >= 0 else deal.size - 1 - threshold + rules.players
+        if count < turns - SLACK or count <= total:
+            continue
+        lost = count - _plays(deal, position, holders, sorted(card for card, _ in late[:count]), threshold, count - total)
+        if lost > total:
+            total, where = lost, threshold
+    return total, where
+
+
+def _plays(deal: Deal, position: Position, holders: dict[int, int], cards: list[int], threshold: int, most: int = 99) -> int:
+    """`most_plays` for these late cards of `position`."""
+    players = deal.rules.players
+    player, drawn, final = position[0], position[1], position[6]
+    start = max(threshold, drawn) if final < 0 else deal.size
+    everyone = (1 << players) - 1
+    masks = tuple(holders.get(card, 0) | (everyone if deal.next_at[drawn][card] < start else 0) for card in cards)
+    tail = tuple((turn, deal.deck[start + turn]) for turn in range(deal.size - start) if deal.deck[start + turn] in cards)
+    seat = player if final >= 0 else 0  # (the seat to play matters only in the final round)
+    return most_plays(players, deal.rules.ranks, deal.size - start, tail, final, seat, tuple(cards), masks, most)
+
+
+@lru_cache(maxsize=1 << 16)
+def most_plays(
+    players: int,
+    ranks: int,
+    drawing: int,
+    tail: tuple[tuple[int, int], ...],
+    final: int,
+    player: int,
+    cards: tuple[int, ...],
+    masks: tuple[int, ...],
+    most: int = 99,
+) -> int:
+    """The most of `cards` (sorted; a top segment of each suit) the relaxation can play.
+
+    `masks[i]`: the seats holding a copy of `cards[i]` now. `drawing` turns still draw, each by a
+    seat of free choice, and `tail` says which of them draw which of `cards` (turn, card); then the
+    final round, `players` turns from the seat after the last drawer (if the deck is already empty:
+    `final` turns from `player`). Too big a relaxation answers what pace alone allows."""
+    index = {card: i for i, card in enumerate(cards)}
+    arriving = {turn: index[card] for turn, card in tail}
+    suits = sorted({card // ranks for card in cards})
+    # chains[s]: the positions in `cards` of suit `suits[s]`, rank by rank
+    chains = tuple(tuple(i for i, card in enumerate(cards) if card // ranks == suit) for suit in suits)
+    place = {i: (s, step) for s, chain in enumerate(chains) for step, i in enumerate(chain)}
+    everyone = (1 << players) - 1
+    turns = drawing + (players if final < 0 else final)
+    failed: dict[tuple[int, tuple[int, ...], tuple[int, ...], int], int] = {}  # state: fewest plays it failed
+
+    class TooBig(Exception):
+        pass
+
+    def reach(turn: int, played: tuple[int, ...], held: tuple[int, ...], previous: int, need: int) -> bool:
+        """Can `need` more cards be played from here? `held[i]`: the seats that may hold `cards[i]`."""
+        if need <= 0:
+            return True
+        if min(turns - turn, len(cards) - sum(played)) < need:
+            return False
+        key = (turn, played, held, previous)
+        if failed.get(key, need + 1) <= need:
+            return False
+        if len(failed) >= MOST_STATES:
+            raise TooBig
+        found = _turn(turn, played, held, previous, need)
+        if not found:
+            failed[key] = need
+        return found
+
+    def _turn(turn: int, played: tuple[int, ...], held: tuple[int, ...], previous: int, need: int) -> bool:
+        if turn >= drawing:  # the final round goes round the table
+            seat = (previous + 1) % players
+            bit = 1 << seat
+            options = [s for s, chain in enumerate(chains) if played[s] < len(chain) and held[chain[played[s]]] & bit]
+            for s in options:
+                if reach(turn + 1, *_play(played, held, s), seat, need - 1):
+                    return True
+            return not options and reach(turn + 1, played, held, seat, need)
+        # A turn that draws: its seat is whoever holds the card it plays (anyone if it plays none),
+        # and that seat keeps the card drawn. The seats are not tracked beyond that (a relaxation),
+        # except the last drawer's, who starts the final round.
+        new = arriving.get(turn, -1)
+        if new >= 0 and place[new][1] < played[place[new][0]]:
+            new = -1  # already played
+        last = turn == drawing - 1
+        options = [s for s, chain in enumerate(chains) if played[s] < len(chain) and held[chain[played[s]]]]
+        for s in options:
+            mask = held[chains[s][played[s]]]
+            after_played, after_held = _play(played, held, s)
+            if new >= 0:
+                after_held = after_held[:new] + (after_held[new] | mask,) + after_held[new + 1 :]
+            for seat in _seats(mask) if last else (-1,):
+                if reach(turn + 1, after_played, after_held, seat, need - 1):
+                    return True
+        # Playing nothing keeps every seat open for the card drawn and the final round.
+        if options and new < 0 and not last:
+            return False
+        after_held = held if new < 0 else held[:new] + (everyone,) + held[new + 1 :]
+        return any(reach(turn + 1, played, after_held, seat, need) for seat in (range(players) if last else (-1,)))
+
+    def _play(played: tuple[int, ...], held: tuple[int, ...], s: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        card = chains[s][played[s]]
+        return played[:s] + (played[s] + 1,) + played[s + 1 :], held[:card] + (0,) + held[card + 1 :]
+
+    def _seats(mask: int) -> list[int]:
+        return [seat for seat in range(players) if mask >> seat & 1]
+
+    start = (0,) * len(chains)
+    try:
+        for need in range(min(turns, len(cards), most), 0, -1):
+            if reach(0, start, masks, (player - 1) % players if drawing == 0 else -1, need):
+                return need
+        return 0
+    except TooBig:
+        return min(turns, len(cards), most)

@@ -1,0 +1,78 @@
+"""The seat-by-seat bound on the last turns: hand-made answers and soundness near the end of real games."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from deducer import Ending, Settings, Variant
+from solver import search
+from solver.bounds import arrivals, crowded, excess, explain, upper_bound
+from solver.brute import best_score
+from solver.endgame import most_plays
+from solver.greedy import greedy_move
+from solver.model import ONGOING, Deal, Position, Rules
+from solver.solve import best_line
+
+M2, M3, M4, M5 = 26, 27, 28, 29  # multicolour cards of the avalanche deck
+
+
+def test_most_plays_by_hand() -> None:
+    # Two players; m2 is drawn by the first of the last three turns that draw, then the final round.
+    # m2 can be played at the second of them, m3 (seat 1's) at the third, which makes seat 1 the
+    # last drawer: the final round is seat 0 then seat 1. So m4 (anybody's) is played by seat 0,
+    # and m5 must be seat 1's: held by seat 0 it is lost; held by seat 1, all four are played.
+    tail = ((0, M2),)
+    cards = (M2, M3, M4, M5)
+    assert most_plays(2, 5, 3, tail, -1, 0, cards, (0, 0b10, 0b11, 0b01)) == 3
+    assert most_plays(2, 5, 3, tail, -1, 0, cards, (0, 0b10, 0b11, 0b10)) == 4
+    # In the final round itself, the seats go round from the one to play.
+    assert most_plays(2, 5, 0, (), 2, 0, (M4, M5), (0b01, 0b10)) == 2
+    assert most_plays(2, 5, 0, (), 2, 1, (M4, M5), (0b01, 0b10)) == 1
+
+
+def old_bound(deal: Deal, position: Position) -> int:
+    """Pace and hand capacity only (the bound before the seats were counted)."""
+    demand = arrivals(deal, position)
+    return sum(position[3]) - max(excess(deal, position, demand)[0], crowded(deal, position, demand)[0])
+
+
+def test_seats_bound_a_small_deal_below_pace() -> None:
+    # One suit of five single cards, two players with two cards each: seat 0 holds a1 and a2, seat 1
+    # a3 and a4, and a5 is the only card left. Pace allows three plays (the turn that draws a5, then
+    # one turn each), but the two of them come from seat 0, so the final round (seat 1, then seat 0)
+    # plays at most one after the drawing turn: a1, then a2, for 2 points.
+    deal = Deal(Rules(suits=1, copies=(1,) * 5, players=2, hand_size=2, ending=Ending.STANDARD), (1, 3, 0, 2, 4), (0, 1, 0, 1))
+    root = deal.start()
+    assert old_bound(deal, root) == 3
+    assert upper_bound(deal, root) == 2 == best_score(deal)
+    reason = explain(deal, root).reason or ""
+    assert "seats" in reason and "final round" in reason, reason
+    assert best_line(deal).score == 2
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_bound_is_sound_near_the_end_of_real_games(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Mostly greedy games of the full avalanche deck, stopped 1-8 draws before the end, where the
+    # seats bound is below pace: the search without it never reaches one point more than it allows.
+    rng = random.Random(players)
+    settings = Settings(players=players, variant=Variant.AVALANCHE, ending=Ending.STANDARD)
+    checked = 0
+    for _ in range(3000):
+        deal = Deal.of(settings, settings.variant.shuffled_deck(rng.randrange(10**6)))
+        position = deal.start()
+        stop = deal.size - rng.randint(1, 8)
+        while deal.status(position) == ONGOING and position[1] < stop:
+            moves = deal.moves(position)
+            move = greedy_move(deal, position, moves, rng.random() < 0.5) if rng.random() < 0.8 else rng.choice(moves)
+            position = deal.play(position, move)
+        if deal.status(position) != ONGOING or upper_bound(deal, position) == old_bound(deal, position):
+            continue
+        with monkeypatch.context() as patch:
+            patch.setattr(search, "upper_bound", old_bound)
+            assert search.Search(deal).reach(position, upper_bound(deal, position) + 1) is None, (deal.deck, position)
+        checked += 1
+        if checked == 30:
+            break
+    assert checked == 30
