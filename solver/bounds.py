@@ -22,6 +22,7 @@ Under Crowning Piece there is no clock, so only this bound and lost cards count.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from deducer.settings import Ending
@@ -87,11 +88,14 @@ def crowded(deal: Deal, position: Position, demand: Demand | None = None) -> tup
     if len(intervals) < capacity:
         return 0, -1, [], False
     worst, where, stalled = 0, -1, False
-    for moment in sorted({start for start, _, _ in intervals}):
-        load = sum(start <= moment <= end for start, end, _ in intervals)
+    starts = sorted(start for start, _, _ in intervals)
+    ends = sorted(end for _, end, _ in intervals)
+    for moment in sorted(set(starts)):
+        begun = bisect_right(starts, moment)
+        load = begun - bisect_left(ends, moment)  # held at the draw of `moment`
         # If every slot holds a last copy that cannot be played before a later draw, nobody can play
         # or discard without losing one, so the deck never advances: one at least is lost.
-        frozen = sum(start <= moment < end for start, end, _ in intervals)
+        frozen = begun - bisect_right(ends, moment)
         stuck = frozen - capacity + 1 if moment < deal.size - 1 else 0
         if max(load - capacity, stuck) > worst:
             worst, where, stalled = max(load - capacity, stuck), moment, stuck > load - capacity

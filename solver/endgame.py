@@ -35,27 +35,27 @@ def late_cards_lost(deal: Deal, position: Position, demand: list[tuple[int, int]
     Suit by suit first (each suit alone may use every turn, so the losses of the suits add up), then
     all the late cards together where pace is nearly tight."""
     rules = deal.rules
-    drawn, final, hands = position[1], position[6], position[7]
+    final, hands = position[6], position[7]
     holders: dict[int, int] = {}
     for seat, hand in enumerate(hands):
         for card in hand:
             holders[card] = holders.get(card, 0) | 1 << seat
     total, where = 0, -1
-    for first in range(len(demand)):
-        card = demand[first][0]
-        if first and demand[first - 1][0] // rules.ranks == card // rules.ranks:
-            continue
-        chain = [item for item in demand[first:] if item[0] // rules.ranks == card // rules.ranks]
-        worst = 0
-        for step, (_, threshold) in enumerate(chain):
+    ranks, last = rules.ranks, deal.size - 1
+    begin = 0
+    while begin < len(demand):  # one suit at a time (`demand` goes suit by suit, rank by rank)
+        end = begin + 1
+        while end < len(demand) and demand[end][0] // ranks == demand[begin][0] // ranks:
+            end += 1
+        chain, begin = demand[begin:end], end
+        worst, ready = 0, chain[-1][1]  # after the draw of deck card `ready`, every card of the suit is held
+        for step in range(len(chain) - 1, -1, -1):  # the segments arriving at each threshold or later
+            threshold = chain[step][1]
             if step and chain[step - 1][1] == threshold:
-                continue  # the segment arriving at `threshold` or later starts at its lowest card
+                continue  # the segment starts at the lowest card arriving at `threshold`
+            if final < 0 and len(chain) - step <= last - ready:
+                continue  # enough turns that draw are left once all are held: they can be played then
             segment = [card for card, _ in chain[step:]]
-            if final < 0:
-                start = max(threshold, drawn)
-                tail = [turn for turn in range(deal.size - start) if deal.deck[start + turn] in segment]
-                if len(segment) <= deal.size - start - 1 - (tail[-1] if tail else -1):
-                    continue  # every card is in a hand before the last turns that draw: they can play them all
             lost = len(segment) - _plays(deal, position, holders, segment, threshold)
             if lost > worst:
                 worst, where_in_suit = lost, threshold
