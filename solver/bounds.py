@@ -45,14 +45,18 @@ def needed(deal: Deal, position: Position) -> list[int]:
     return [suit * ranks + rank for suit in range(deal.rules.suits) for rank in range(fireworks[suit], caps[suit])]
 
 
-def upper_bound(deal: Deal, position: Position) -> int:
-    """A score no line from `position` can beat."""
+def upper_bound(deal: Deal, position: Position, target: int = 0) -> int:
+    """A score no line from `position` can beat (or any score below `target`, once one is shown)."""
     caps = sum(position[3])
     if deal.rules.ending is Ending.CROWNING:
         return deal.rules.max_score if caps == deal.rules.max_score and not crowded(deal, position)[0] else 0
     demand = arrivals(deal, position)
-    lost = max(excess(deal, position, demand)[0], crowded(deal, position, demand)[0])
-    return caps - max(lost, late_cards_lost(deal, position, demand)[0])
+    lost = excess(deal, position, demand)[0]
+    if caps - lost >= target:
+        lost = max(lost, crowded(deal, position, demand)[0])
+    if caps - lost >= target:
+        lost = max(lost, late_cards_lost(deal, position, demand)[0])
+    return caps - lost
 
 
 Demand = list[tuple[int, int]]
@@ -60,17 +64,17 @@ Demand = list[tuple[int, int]]
 
 def arrivals(deal: Deal, position: Position) -> Demand:
     """(card, arrival) for each needed card: the deck position after whose draw it can first be played."""
-    cards = needed(deal, position)
-    drawn, hands = position[1], position[7]
+    drawn, fireworks, caps, hands = position[1], position[2], position[3], position[7]
     held = set().union(*hands)
     ranks = deal.rules.ranks
+    following = deal.next_at[drawn]
     result: Demand = []
-    chain, suit_of_chain = drawn - 1, -1
-    for card in cards:  # suit by suit, rank by rank
-        if card // ranks != suit_of_chain:
-            chain, suit_of_chain = drawn - 1, card // ranks
-        chain = max(chain, drawn - 1 if card in held else deal.next_at[drawn][card])
-        result.append((card, chain))
+    for suit, (low, high) in enumerate(zip(fireworks, caps)):  # suit by suit, rank by rank
+        chain = drawn - 1
+        for card in range(suit * ranks + low, suit * ranks + high):
+            if card not in held and following[card] > chain:
+                chain = following[card]
+            result.append((card, chain))
     return result
 
 
@@ -80,8 +84,9 @@ def crowded(deal: Deal, position: Position, demand: Demand | None = None) -> tup
     if drawn >= deal.size:
         return 0, -1, [], False
     intervals = []
+    last_at = deal.last_at
     for card, arrival in demand if demand is not None else arrivals(deal, position):
-        kept_from = max(deal.last_at[card], drawn - 1)
+        kept_from = last_at[card] if last_at[card] >= drawn else drawn - 1
         if kept_from <= arrival:  # held from the draw of its last copy to (and at) its chain arrival
             intervals.append((kept_from, arrival, card))
     capacity = deal.rules.players * deal.rules.hand_size
@@ -112,15 +117,15 @@ def excess(deal: Deal, position: Position, demand: Demand | None = None) -> tupl
         return max(0, len(demand) - final), -1
     players, size = deal.rules.players, deal.size
     # A card is played after the rank below it, so it is "late" whenever any lower needed rank is.
-    late_from = sorted((arrival for _, arrival in demand), reverse=True)
+    late_from = sorted([arrival for _, arrival in demand], reverse=True)
     # The last card of the deck is drawn by the player who takes the very last turn: of the cards
     # that can only be played after it (it and what its suit needs above it), one at most is played.
-    stuck_behind = sum(arrival == size - 1 for arrival in late_from)
-    worst, where = max(0, stuck_behind - 1), size - 1
-    for count, arrival in enumerate(late_from[max(0, stuck_behind - 1) :], 1):
-        late = count - ((size - 1 - arrival) + players) + max(0, stuck_behind - 1)
-        if late > worst:
-            worst, where = late, arrival
+    skipped = max(0, late_from.count(size - 1) - 1)
+    worst, where = skipped, size - 1
+    offset = skipped - (size - 1) - players  # late = count - ((size - 1 - arrival) + players) + skipped
+    for count, arrival in enumerate(late_from[skipped:], 1):
+        if count + arrival + offset > worst:
+            worst, where = count + arrival + offset, arrival
     return worst, where
 
 

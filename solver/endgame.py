@@ -83,7 +83,7 @@ def _plays(deal: Deal, position: Position, holders: dict[int, int], cards: list[
     start = max(threshold, drawn) if final < 0 else deal.size
     everyone = (1 << players) - 1
     masks = tuple(holders.get(card, 0) | (everyone if deal.next_at[drawn][card] < start else 0) for card in cards)
-    tail = tuple((turn, deal.deck[start + turn]) for turn in range(deal.size - start) if deal.deck[start + turn] in cards)
+    tail = tuple(sorted((place - start, card) for card in cards for place in deal.places[card] if place >= start))
     seat = player if final >= 0 else 0  # (the seat to play matters only in the final round)
     return most_plays(players, deal.rules.ranks, deal.size - start, tail, final, seat, tuple(cards), masks, most)
 

@@ -105,6 +105,11 @@ class Deal:
         for position, card in enumerate(self.deck):
             last[card] = position
         self.last_at = tuple(last)
+        # places[c]: the deck positions holding card c, in order.
+        places: list[list[int]] = [[] for _ in range(cards)]
+        for position, card in enumerate(self.deck):
+            places[card].append(position)
+        self.places = tuple(tuple(row) for row in places)
 
     @classmethod
     def of(cls, settings: Settings, deck: Sequence[Card]) -> Deal:

@@ -60,7 +60,7 @@ class Search:
             return [] if deal.score(position) >= target else None
         if self.failed.get(position, target + 1) <= target:
             return None
-        if upper_bound(deal, position) < target:
+        if upper_bound(deal, position, target) < target:
             self.failed[position] = target
             return None
         for move in self.order(position):

@@ -131,7 +131,7 @@ def best_line(model: Deal, time_limit: float | None = None, node_limit: int | No
         # A short probe from the bound down: where a line reaches the bound, the bound itself guides the
         # search straight to it, while a lower target lets it wander where the bound cuts nothing.
         for target in range(bound.score, best, -1):
-            probe = _probe(model, search, root, target, deadline, node_limit)
+            probe = _probe(model, search, root, target, PROBE_TOP if target == bound.score else PROBE, deadline, node_limit)
             if probe is not None:
                 best, best_line_found = _final_score(model, root, probe), probe
                 break
@@ -152,15 +152,15 @@ def best_line(model: Deal, time_limit: float | None = None, node_limit: int | No
     return Outcome(verdict, max(best, 0), best_line_found, search.nodes, reason)
 
 
-PROBE = 500  # positions for each target probed from the bound down
+PROBE_TOP, PROBE = 3000, 500  # positions for the bound itself, and for each target probed below it
 
 
 def _probe(
-    model: Deal, search: Search, root: Position, target: int, deadline: float | None, node_limit: int | None
+    model: Deal, search: Search, root: Position, target: int, budget: int, deadline: float | None, node_limit: int | None
 ) -> list[Move] | None:
     """A line scoring at least `target` if a short search finds one (None proves nothing)."""
     search.deadline, search.interrupt = deadline, None
-    search.node_limit = search.nodes + PROBE if node_limit is None else min(node_limit, search.nodes + PROBE)
+    search.node_limit = search.nodes + budget if node_limit is None else min(node_limit, search.nodes + budget)
     try:
         return search.reach(root, target)
     except OutOfBudget:

@@ -147,7 +147,7 @@ def test_hand_lock_loses_even_under_crowning(monkeypatch: pytest.MonkeyPatch) ->
     assert result.verdict == "loss" and result.score == 0
     assert (result.reason or "").startswith("hand lock: after deck card 11 is drawn all 10 cards in hand")
     # Without the bound, the search alone proves it too.
-    monkeypatch.setattr("solver.search.upper_bound", lambda deal, position: deal.rules.max_score)
+    monkeypatch.setattr("solver.search.upper_bound", lambda deal, position, target: deal.rules.max_score)
     assert best_line(Deal.of(settings, deck)).verdict == "loss"
 
 
