@@ -18,6 +18,9 @@ the surplus is lost for good, each costing a point (Crowning Piece: the game).
 And if every slot is taken by such cards that cannot even be played before a
 later draw, no play or discard is safe and the deck never advances: one is lost.
 Under Crowning Piece there is no clock, so only this bound and lost cards count.
+
+Seats (standard rules, `solver.endgame`): pace again, but each late card is
+played by a seat holding it and the final round goes once round the table.
 """
 
 from __future__ import annotations

@@ -35,11 +35,8 @@ def late_cards_lost(deal: Deal, position: Position, demand: list[tuple[int, int]
     Suit by suit first (each suit alone may use every turn, so the losses of the suits add up), then
     all the late cards together where pace is nearly tight."""
     rules = deal.rules
-    final, hands = position[6], position[7]
-    holders: dict[int, int] = {}
-    for seat, hand in enumerate(hands):
-        for card in hand:
-            holders[card] = holders.get(card, 0) | 1 << seat
+    final = position[6]
+    holders: dict[int, int] = {}  # card: the seats holding a copy (filled when first needed)
     total, where = 0, -1
     ranks, last = rules.ranks, deal.size - 1
     begin = 0
@@ -48,32 +45,46 @@ def late_cards_lost(deal: Deal, position: Position, demand: list[tuple[int, int]
         while end < len(demand) and demand[end][0] // ranks == demand[begin][0] // ranks:
             end += 1
         chain, begin = demand[begin:end], end
-        worst, ready = 0, chain[-1][1]  # after the draw of deck card `ready`, every card of the suit is held
+        ready = chain[-1][1]  # after the draw of deck card `ready`, every card of the suit is held
+        if final < 0 and len(chain) <= last - ready:
+            continue  # enough turns that draw are left once all are held: they can be played then
+        worst = 0
         for step in range(len(chain) - 1, -1, -1):  # the segments arriving at each threshold or later
             threshold = chain[step][1]
             if step and chain[step - 1][1] == threshold:
                 continue  # the segment starts at the lowest card arriving at `threshold`
             if final < 0 and len(chain) - step <= last - ready:
-                continue  # enough turns that draw are left once all are held: they can be played then
+                continue
             segment = [card for card, _ in chain[step:]]
-            lost = len(segment) - _plays(deal, position, holders, segment, threshold)
+            lost = len(segment) - _plays(deal, position, _holders(position, holders), segment, threshold)
             if lost > worst:
                 worst, where_in_suit = lost, threshold
         if worst:
             total, where = total + worst, where_in_suit if where < 0 else min(where, where_in_suit)
+    if final < 0 and len(demand) < last - max((arrival for _, arrival in demand), default=last) + rules.players - SLACK:
+        return total, where  # pace is far from tight at every threshold
     late = sorted(demand, key=lambda item: -item[1])
     for count, (_, threshold) in enumerate(late, 1):
         if count > MOST_CARDS:
             break
         if count < len(late) and late[count][1] == threshold:
             continue  # the whole group arriving at `threshold` first
-        turns = final if final >= 0 else deal.size - 1 - threshold + rules.players
+        turns = final if final >= 0 else last - threshold + rules.players
         if count < turns - SLACK or count <= total:
             continue
-        lost = count - _plays(deal, position, holders, sorted(card for card, _ in late[:count]), threshold, count - total)
+        cards = sorted(card for card, _ in late[:count])
+        lost = count - _plays(deal, position, _holders(position, holders), cards, threshold, count - total)
         if lost > total:
             total, where = lost, threshold
     return total, where
+
+
+def _holders(position: Position, holders: dict[int, int]) -> dict[int, int]:
+    if not holders:
+        for seat, hand in enumerate(position[7]):
+            for card in hand:
+                holders[card] = holders.get(card, 0) | 1 << seat
+    return holders
 
 
 def _plays(deal: Deal, position: Position, holders: dict[int, int], cards: list[int], threshold: int, most: int = 99) -> int:

@@ -122,7 +122,7 @@ def best_line(model: Deal, time_limit: float | None = None, node_limit: int | No
         line, end = greedy_line(model, root, prefer_low)
         if model.score(end) > best:
             best, best_line_found = model.score(end), line
-        if best == maximum:
+        if best == bound.score:
             break
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     search = Search(model)

@@ -7,13 +7,13 @@ import random
 import pytest
 
 from deducer import Ending, Settings, Variant
-from solver import search
+from solver import sat, search
 from solver.bounds import arrivals, crowded, excess, explain, upper_bound
 from solver.brute import best_score
 from solver.endgame import most_plays
 from solver.greedy import greedy_move
 from solver.model import ONGOING, Deal, Position, Rules
-from solver.solve import best_line
+from solver.solve import best_line, solve
 
 M2, M3, M4, M5 = 26, 27, 28, 29  # multicolour cards of the avalanche deck
 
@@ -76,3 +76,21 @@ def test_bound_is_sound_near_the_end_of_real_games(players: int, monkeypatch: py
         if checked == 30:
             break
     assert checked == 30
+
+
+def test_three_players_lose_the_last_multicolour_card() -> None:
+    # Avalanche deck 19, three players, standard rules: seat 2 is dealt m3 and m5, m4 is deck card
+    # 28, m2 card 46 and m1 card 53 of 55. After m1 is drawn only five turns can still play (the
+    # turns drawing the last two cards, then one each): they must play m1-m5 in order, m3-m5 in the
+    # final round, which seats Z+1, Z+2, Z hold, Z having drawn the last card. Seat 2 cannot be both
+    # Z+1 and Z, so a point is lost. The constraint model, which knows nothing of this, agrees.
+    settings = Settings(players=3, variant=Variant.AVALANCHE, ending=Ending.STANDARD)
+    deck = settings.variant.shuffled_deck(19)
+    model = Deal.of(settings, deck)
+    hands = model.start()[7]
+    assert M3 in hands[2] and M5 in hands[2] and model.deck[52] == M3 - 2
+    assert old_bound(model, model.start()) == 30 and upper_bound(model, model.start()) == 29
+    result = solve(settings, deck)
+    assert result.verdict == "loss" and result.score == 29
+    assert (result.reason or "").startswith("seats: m1, m2, m3, m4, m5 can only be played after deck card 53")
+    assert sat.reach(model, 30) is None
