@@ -253,8 +253,8 @@ class GameState:
         hands = list(self.hands)
         hands[event.seat] = (HandCard(self.drawn, event.card),) + hands[event.seat]
         drawn = self.drawn + 1
-        deal = self.settings.deal_seats()
-        must_draw = deal[drawn] if drawn < len(deal) else None
+        dealing = drawn < self.settings.players * self.settings.hand_size  # the opening deal goes on
+        must_draw = self.settings.deal_seats()[drawn] if dealing else None
         final_turns = self.final_turns
         if drawn == self.settings.variant.deck_size and self.settings.ending is Ending.STANDARD:
             final_turns = self.settings.players
