@@ -24,8 +24,9 @@ from functools import lru_cache
 
 from solver.model import Deal, Position
 
-SLACK = 1  # the joint relaxation runs where the late cards number at least the turns left, less this
+SLACK = 0  # the joint relaxation runs where the late cards number at least the turns left, less this
 MOST_CARDS = 12  # and where they are this few
+JOINT_PLAYERS = 3  # and with this many players at most
 MOST_STATES = 20_000  # a relaxation bigger than this is left to pace
 
 
@@ -61,6 +62,8 @@ def late_cards_lost(deal: Deal, position: Position, demand: list[tuple[int, int]
                 worst, where_in_suit = lost, threshold
         if worst:
             total, where = total + worst, where_in_suit if where < 0 else min(where, where_in_suit)
+    if rules.players > JOINT_PLAYERS:
+        return total, where
     if final < 0 and len(demand) < last - max((arrival for _, arrival in demand), default=last) + rules.players - SLACK:
         return total, where  # pace is far from tight at every threshold
     late = sorted(demand, key=lambda item: -item[1])
@@ -92,8 +95,11 @@ def _plays(deal: Deal, position: Position, holders: dict[int, int], cards: list[
     players = deal.rules.players
     player, drawn, final = position[0], position[1], position[6]
     start = max(threshold, drawn) if final < 0 else deal.size
+    following = deal.next_at[drawn]
+    if all(following[card] < start for card in cards):  # any seat may hold any of them: one a turn
+        return min(len(cards), deal.size - start + players if final < 0 else final, most)
     everyone = (1 << players) - 1
-    masks = tuple(holders.get(card, 0) | (everyone if deal.next_at[drawn][card] < start else 0) for card in cards)
+    masks = tuple(holders.get(card, 0) | (everyone if following[card] < start else 0) for card in cards)
     tail = tuple(sorted((place - start, card) for card in cards for place in deal.places[card] if place >= start))
     seat = player if final >= 0 else 0  # (the seat to play matters only in the final round)
     return most_plays(players, deal.rules.ranks, deal.size - start, tail, final, seat, tuple(cards), masks, most)

@@ -238,23 +238,23 @@ class Deal:
                 caps = caps[:suit] + (card % ranks,) + caps[suit + 1 :]
                 changed = True
         if drawn < self.size:
-            cards.append(self.deck[drawn])
+            new = self.deck[drawn]
+            cards.append(TRASH if self._trash(new, fireworks, caps) else new)
             drawn += 1
             if drawn == self.size and self.rules.ending is Ending.STANDARD:
                 final = self.rules.players
-        hand = tuple(sorted(cards))
-        hands = hands[:player] + (hand,) + hands[player + 1 :]
-        if changed:
-            hands = tuple(self._tidy_hand(other, fireworks, caps) for other in hands)
-        else:
-            hands = hands[:player] + (self._tidy_hand(hand, fireworks, caps),) + hands[player + 1 :]
+        hands = hands[:player] + (tuple(sorted(cards)),) + hands[player + 1 :]
+        if changed:  # only cards of `suit` can have become trash
+            base = suit * ranks
+            low, high, top = base + fireworks[suit], base + caps[suit], base + ranks
+            hands = tuple(
+                tuple(sorted(TRASH if base <= other < low or high <= other < top else other for other in hand))
+                if any(base <= other < low or high <= other < top for other in hand)
+                else hand
+                for hand in hands
+            )
         return (following, drawn, fireworks, caps, clues, strikes, final, hands)
 
     def _trash(self, card: int, fireworks: tuple[int, ...], caps: tuple[int, ...]) -> bool:
         suit, rank = divmod(card, self.rules.ranks)
         return rank < fireworks[suit] or rank >= caps[suit]
-
-    def _tidy_hand(self, hand: tuple[int, ...], fireworks: tuple[int, ...], caps: tuple[int, ...]) -> tuple[int, ...]:
-        if any(card != TRASH and self._trash(card, fireworks, caps) for card in hand):
-            return tuple(sorted(TRASH if card == TRASH or self._trash(card, fireworks, caps) else card for card in hand))
-        return hand

@@ -34,6 +34,7 @@ class Search:
         self.deadline: float | None = None  # time.perf_counter() value
         self.node_limit: int | None = None
         self.interrupt: Callable[[], bool] | None = None  # asked every 1024 positions: stop now?
+        self.patient = False  # hint (wait) before letting go of a card that has another copy
         self.nodes = 0
         self.failed: dict[Position, int] = {}
 
@@ -84,6 +85,7 @@ class Search:
         deal = self.deal
         ranks = deal.rules.ranks
         drawn = position[1]
+        patient = self.patient
 
         def rank(move: Move) -> tuple[int, int]:
             kind, card = move
@@ -95,7 +97,7 @@ class Search:
                 if card == TRASH:
                     return (2, 0)
                 if deal.available(position, card) > 1:
-                    return (3, deal.next_at[drawn][card])
+                    return (5 if patient else 3, deal.next_at[drawn][card])
                 return (6, -(card % ranks))
             if kind == HINT:
                 return (4, 0)

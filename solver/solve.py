@@ -160,13 +160,18 @@ def _probe(
 ) -> list[Move] | None:
     """A line scoring at least `target` if a short search finds one (None proves nothing)."""
     search.deadline, search.interrupt = deadline, None
-    search.node_limit = search.nodes + budget if node_limit is None else min(node_limit, search.nodes + budget)
     try:
-        return search.reach(root, target)
-    except OutOfBudget:
-        if search.node_limit == node_limit or (deadline is not None and time.perf_counter() >= deadline):
-            raise
+        for patient in (False, True):  # two move orders, each with the budget
+            search.patient, share = patient, search.nodes + budget
+            search.node_limit = share if node_limit is None else min(node_limit, share)
+            try:
+                return search.reach(root, target)
+            except OutOfBudget:
+                if search.node_limit == node_limit or (deadline is not None and time.perf_counter() >= deadline):
+                    raise
         return None
+    finally:
+        search.patient = False
 
 
 def _decide(
