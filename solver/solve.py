@@ -161,8 +161,10 @@ def _probe(
     """A line scoring at least `target` if a short search finds one (None proves nothing)."""
     search.deadline, search.interrupt = deadline, None
     try:
-        for patient in (False, True):  # two move orders, each with the budget
-            search.patient, share = patient, search.nodes + budget
+        # Two move orders, alternating with doubling budgets (the failures found are shared).
+        slices = [(patient, budget >> halving) for halving in (3, 2, 1, 0) for patient in (False, True)]
+        for patient, share in slices:
+            search.patient, share = patient, search.nodes + share
             search.node_limit = share if node_limit is None else min(node_limit, share)
             try:
                 return search.reach(root, target)
