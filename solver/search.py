@@ -40,6 +40,7 @@ class Search:
 
     def reach(self, position: Position, target: int) -> list[Move] | None:
         """A line from `position` scoring at least `target`, or None if there is none."""
+        self._check_budget()  # a budget already spent by an earlier question
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 10_000))
         try:
