@@ -7,9 +7,11 @@ position whose upper bound is below the target, and remembers, for every
 position it has exhausted, the smallest target it failed (a transposition table
 on canonical positions: hands as sorted multisets, trash cards interchangeable).
 The state graph is acyclic (every move spends a clue token, advances the deck or
-shrinks a hand), so this memo is sound. `solver.solve` asks the question for one
-point more than the best line found, until it fails; Crowning Piece only for the
-maximum. `deadline`, `node_limit` and `interrupt` are set by the caller per question.
+shrinks a hand), so this memo is sound. `solver.solve` probes the bound with small
+budgets, then asks the question for one point more than the best line found,
+until it fails; Crowning Piece only for the maximum. `deadline`, `node_limit`,
+`interrupt` and `patient` (a second move order, for probes) are set by the
+caller per question.
 """
 
 from __future__ import annotations
