@@ -14,8 +14,10 @@ ignored. Each turn still plays at most one card, a card is played by a seat
 holding a copy (a copy drawn after `j` is held by the seat that drew it), suits
 go up in order, and the final round is the one of the rules. The real game is
 one of the relaxation's lines, so the late cards it cannot play are never
-played: each costs a point. It is run only where pace is nearly tight, where
-the relaxation is small and its answer can differ from pace.
+played: each costs a point. It is run suit by suit where a suit's cards are
+not all in hands early enough to be played in the turns that draw, and for all
+late cards together where pace is tight (with 2-3 players: the joint search
+grows with the seats), so the relaxation stays small.
 """
 
 from __future__ import annotations
@@ -172,16 +174,19 @@ def most_plays(
         for s in options:
             mask = held[chains[s][played[s]]]
             after_played, after_held = _play(played, held, s)
-            if new >= 0:
-                after_held = after_held[:new] + (after_held[new] | mask,) + after_held[new + 1 :]
             for seat in _seats(mask) if last else (-1,):
-                if reach(turn + 1, after_played, after_held, seat, need - 1):
+                if reach(turn + 1, after_played, _draw(after_held, new, 1 << seat if last else mask), seat, need - 1):
                     return True
         # Playing nothing keeps every seat open for the card drawn and the final round.
         if options and new < 0 and not last:
             return False
-        after_held = held if new < 0 else held[:new] + (everyone,) + held[new + 1 :]
-        return any(reach(turn + 1, played, after_held, seat, need) for seat in (range(players) if last else (-1,)))
+        for seat in range(players) if last else (-1,):
+            if reach(turn + 1, played, _draw(held, new, 1 << seat if last else everyone), seat, need):
+                return True
+        return False
+
+    def _draw(held: tuple[int, ...], new: int, seats: int) -> tuple[int, ...]:
+        return held if new < 0 else held[:new] + (held[new] | seats,) + held[new + 1 :]
 
     def _play(played: tuple[int, ...], held: tuple[int, ...], s: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         card = chains[s][played[s]]
