@@ -131,7 +131,9 @@ def best_line(model: Deal, time_limit: float | None = None, node_limit: int | No
     try:
         # A short probe from the bound down: where a line reaches the bound, the bound itself guides the
         # search straight to it, while a lower target lets it wander where the bound cuts nothing.
-        for target in range(bound.score, best, -1):
+        # (Under Crowning Piece every target asks for the win: one probe.)
+        lowest = max(best, bound.score - 1) if model.rules.ending is Ending.CROWNING else best
+        for target in range(bound.score, lowest, -1):
             probe = _probe(model, search, root, target, PROBE_TOP if target == bound.score else PROBE, deadline, node_limit)
             if probe is not None:
                 best, best_line_found = _final_score(model, root, probe), probe
