@@ -41,13 +41,6 @@ class Bound:
     reason: str | None = None
 
 
-def needed(deal: Deal, position: Position) -> list[int]:
-    """Cards that must still be played to reach every suit's cap."""
-    ranks = deal.rules.ranks
-    fireworks, caps = position[2], position[3]
-    return [suit * ranks + rank for suit in range(deal.rules.suits) for rank in range(fireworks[suit], caps[suit])]
-
-
 def upper_bound(deal: Deal, position: Position, target: int = 0) -> int:
     """A score no line from `position` can beat (or any score below `target`, once one is shown)."""
     caps = sum(position[3])
@@ -137,7 +130,8 @@ def explain(deal: Deal, position: Position) -> Bound:
     rules = deal.rules
     caps = position[3]
     lost = [f"{_name(deal, suit * rules.ranks + cap)}" for suit, cap in enumerate(caps) if cap < rules.ranks]
-    surplus, moment, locked, stalled = crowded(deal, position)
+    demand = arrivals(deal, position)
+    surplus, moment, locked, stalled = crowded(deal, position, demand)
     names = ", ".join(_name(deal, card) for card in locked)
     if stalled:
         capacity = (
@@ -155,7 +149,6 @@ def explain(deal: Deal, position: Position) -> Bound:
         if surplus:
             return Bound(0, capacity)
         return Bound(rules.max_score)
-    demand = arrivals(deal, position)
     late, where = excess(deal, position, demand)
     seated, after = late_cards_lost(deal, position, demand)
     if seated > max(late, surplus):
@@ -172,7 +165,7 @@ def explain(deal: Deal, position: Position) -> Bound:
         return Bound(score, f"every copy of {', '.join(lost)} is gone" if lost else None)
     tail = [
         _name(deal, card)
-        for card in needed(deal, position)
+        for card, _ in demand
         if deal.next_at[position[1]][card] >= where and not any(card in hand for hand in position[7])
     ]
     reason = (

@@ -100,16 +100,12 @@ class Deal:
             following[position] = list(following[position + 1])
             following[position][self.deck[position]] = position
         self.next_at = [tuple(row) for row in following]
-        # last_at[c]: the last deck position holding card c (-1 if none).
-        last = [-1] * cards
-        for position, card in enumerate(self.deck):
-            last[card] = position
-        self.last_at = tuple(last)
-        # places[c]: the deck positions holding card c, in order.
+        # places[c]: the deck positions holding card c, in order; last_at[c]: the last one (-1 if none).
         places: list[list[int]] = [[] for _ in range(cards)]
         for position, card in enumerate(self.deck):
             places[card].append(position)
         self.places = tuple(tuple(row) for row in places)
+        self.last_at = tuple(row[-1] if row else -1 for row in places)
 
     @classmethod
     def of(cls, settings: Settings, deck: Sequence[Card]) -> Deal:

@@ -167,12 +167,12 @@ def _probe(
         # Two move orders, alternating with doubling budgets (the failures found are shared).
         slices = [(patient, budget >> halving) for halving in (3, 2, 1, 0) for patient in (False, True)]
         for patient, share in slices:
-            search.patient, share = patient, search.nodes + share
-            search.node_limit = share if node_limit is None else min(node_limit, share)
+            search.patient = patient
+            _slice(search, share, node_limit)
             try:
                 return search.reach(root, target)
             except OutOfBudget:
-                if search.node_limit == node_limit or (deadline is not None and time.perf_counter() >= deadline):
+                if _caller_budget_spent(search, node_limit, deadline):
                     raise
         return None
     finally:
@@ -191,14 +191,11 @@ def _decide(
     search.deadline, search.node_limit, search.interrupt = deadline, node_limit, None
     portfolio = sat.applies(model)
     if portfolio:
-        alone = search.nodes + DFS_ALONE
-        search.node_limit = alone if node_limit is None else min(node_limit, alone)
+        _slice(search, DFS_ALONE, node_limit)
     try:
         return search.reach(root, target), exhaustive.format(search.nodes)
     except OutOfBudget:
-        if not portfolio or search.node_limit == node_limit:
-            raise
-        if deadline is not None and time.perf_counter() >= deadline:
+        if not portfolio or _caller_budget_spent(search, node_limit, deadline):
             raise
     question = sat.Question(model, target, None if deadline is None else deadline - time.perf_counter())
     question.start()
@@ -212,6 +209,17 @@ def _decide(
         return question.answer(), f"the constraint model proved that no line {goal}"
     finally:
         question.stop()
+
+
+def _slice(search: Search, positions: int, node_limit: int | None) -> None:
+    """Let the search go `positions` further, or to the caller's `node_limit` if that comes first."""
+    share = search.nodes + positions
+    search.node_limit = share if node_limit is None else min(node_limit, share)
+
+
+def _caller_budget_spent(search: Search, node_limit: int | None, deadline: float | None) -> bool:
+    """Did the search stop on the caller's own node limit or deadline (not on a slice's)?"""
+    return search.node_limit == node_limit or (deadline is not None and time.perf_counter() >= deadline)
 
 
 def _final_score(model: Deal, position: Position, line: list[Move]) -> int:
