@@ -172,7 +172,7 @@ def _build(deal: Deal, target: int) -> tuple[cp_model.CpModel, _Turns]:
     turns = _Turns(size, horizon_)
     true = m.new_constant(1)
     false = m.new_constant(0)
-    copies = [[i for i in range(size) if deck[i] == card] for card in range(cards)]
+    copies = deal.places  # [card]: its deck positions
 
     # drawn_before[t][i]: deck card i has been drawn before turn t (so drawn_before[0] is the deal).
     drawn_before: list[list[cp_model.IntVar]] = [[true if i < dealt else false for i in range(size)]]
