@@ -1,6 +1,6 @@
 """Time the solver on seeded random deals: 2-5 players x base, avalanche x crowning, standard.
 
-    python benchmarks/bench_solver.py [--count 100] [--time-limit S] [--jobs J] [--only 2p-avalanche-standard]
+    python benchmarks/bench_solver.py [--count 100] [--first 0] [--time-limit S] [--jobs J] [--only 2p-avalanche-standard]
 
 One deal at a time by default: on a hard deal the depth-first search and the
 constraint model race on two threads, so a 2-core machine is busy with one deal.
@@ -23,6 +23,7 @@ from solver.batch import Job, run_all
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--count", type=int, default=100)
+    parser.add_argument("--first", type=int, default=0, help="first seed (the others follow)")
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per deal (default: none)")
     parser.add_argument("--jobs", type=int, default=1, help="deals solved at once (each may use two cores)")
     parser.add_argument("--only", default=None, help="e.g. 2p-avalanche-standard")
@@ -38,18 +39,18 @@ def main() -> None:
                 if args.only and args.only != name:
                     continue
                 settings = Settings(players=players, variant=variant, ending=ending)
-                jobs: list[Job | str] = [
-                    Job(settings, tuple(variant.shuffled_deck(seed)), args.time_limit) for seed in range(args.count)
-                ]
+                seeds = range(args.first, args.first + args.count)
+                jobs: list[Job | str] = [Job(settings, tuple(variant.shuffled_deck(seed)), args.time_limit) for seed in seeds]
                 results = list(run_all(jobs, args.jobs))
                 seconds = [float(result["seconds"]) for result in results]
                 decided = sum(result["verdict"] != "unknown" for result in results)
                 wins = sum(result["verdict"] == "win" for result in results)
                 ordered = sorted(seconds)
                 p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
-                slowest = sorted(range(len(results)), key=lambda seed: -seconds[seed])[:3]
+                slowest = sorted(range(len(results)), key=lambda index: -seconds[index])[:3]
                 slow = ", ".join(
-                    f"{seed}: {seconds[seed]:.2f} {results[seed]['verdict']} {results[seed]['score']}" for seed in slowest
+                    f"{args.first + index}: {seconds[index]:.2f} {results[index]['verdict']} {results[index]['score']}"
+                    for index in slowest
                 )
                 median = statistics.median(seconds)
                 print(

@@ -21,6 +21,10 @@ Under Crowning Piece there is no clock, so only this bound and lost cards count.
 
 Seats (standard rules, `solver.endgame`): pace again, but each late card is
 played by a seat holding it and the final round goes once round the table.
+
+Copies (`solver.capacity`): hand capacity again, for every choice of the copy
+each card is played from. It costs a millisecond, so it runs once, at the
+opening deal, when the greedy lines fall short of the other bounds.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from deducer.settings import Ending
+from solver.capacity import least_lost
 from solver.endgame import late_cards_lost
 from solver.model import Deal, Position
 
@@ -173,6 +178,23 @@ def explain(deal: Deal, position: Position) -> Bound:
         f"{deal.size - 1 - where + rules.players} turns remain: {late} needed card(s) can never be played"
     )
     return Bound(score, reason)
+
+
+def copies_bound(deal: Deal, position: Position, bound: Bound) -> Bound:
+    """`bound`, or the lower one that hand capacity gives with every choice of copies, with its reason."""
+    caps = sum(position[3])
+    crowning = deal.rules.ending is Ending.CROWNING
+    lost = least_lost(deal, position, 0 if crowning else caps)
+    score = (0 if lost else bound.score) if crowning else caps - lost
+    if score >= bound.score:
+        return bound
+    given_up = "a needed card" if crowning else f"{lost} needed card(s)"
+    return Bound(
+        score,
+        f"hand capacity: whichever copy of each needed card is kept until it can be played, at some draw the hands "
+        f"({deal.rules.players * deal.rules.hand_size} cards) would overflow, or hold only such cards that cannot be "
+        f"played yet: {given_up} must be given up",
+    )
 
 
 def _name(deal: Deal, card: int) -> str:

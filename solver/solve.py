@@ -12,6 +12,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from random import Random
 from typing import Any
 
 from deducer.actions import Action, Clue, Discard, Hint, Pass, Play
@@ -21,7 +22,7 @@ from deducer.game import GameState
 from deducer.record import advance, deal
 from deducer.settings import Ending, Settings
 from solver import sat
-from solver.bounds import explain
+from solver.bounds import copies_bound, explain
 from solver.greedy import greedy_line
 from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, PASS, TRASH, Deal, Move, Position, card_id
 from solver.search import OutOfBudget, Search
@@ -125,6 +126,8 @@ def best_line(model: Deal, time_limit: float | None = None, node_limit: int | No
             best, best_line_found = model.score(end), line
         if best == bound.score:
             break
+    if best < bound.score:
+        bound = copies_bound(model, root, bound)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     search = Search(model)
     verdict, reason = "loss", None
@@ -156,19 +159,23 @@ def best_line(model: Deal, time_limit: float | None = None, node_limit: int | No
 
 
 PROBE_TOP, PROBE = 3000, 500  # positions for the bound itself, and for each target probed below it
+PROBE_ORDERS = 8  # the usual move order, the patient one, then shuffled ones: an equal share of the budget each
 
 
 def _probe(
     model: Deal, search: Search, root: Position, target: int, budget: int, deadline: float | None, node_limit: int | None
 ) -> list[Move] | None:
-    """A line scoring at least `target` if a short search finds one (None proves nothing)."""
+    """A line scoring at least `target` if a short search finds one (None proves nothing).
+
+    A narrow win often hides behind an early choice that a depth-first search is slow to revisit:
+    short restarts with other move orders find it (seeded, so every run is the same). The failures
+    each restart proves are shared with the others through the transposition table."""
     search.deadline, search.interrupt = deadline, None
     try:
-        # Two move orders, alternating with doubling budgets (the failures found are shared).
-        slices = [(patient, budget >> halving) for halving in (3, 2, 1, 0) for patient in (False, True)]
-        for patient, share in slices:
-            search.patient = patient
-            _slice(search, share, node_limit)
+        for attempt in range(PROBE_ORDERS):
+            search.patient = attempt == 1
+            search.shuffle = Random(attempt) if attempt > 1 else None
+            _slice(search, budget // PROBE_ORDERS, node_limit)
             try:
                 return search.reach(root, target)
             except OutOfBudget:
@@ -176,7 +183,7 @@ def _probe(
                     raise
         return None
     finally:
-        search.patient = False
+        search.patient, search.shuffle = False, None
 
 
 def _decide(
