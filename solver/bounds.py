@@ -22,9 +22,9 @@ Under Crowning Piece there is no clock, so only this bound and lost cards count.
 Seats (standard rules, `solver.endgame`): pace again, but each late card is
 played by a seat holding it and the final round goes once round the table.
 
-Copies (`solver.capacity`): hand capacity again, for every choice of the copy
-each card is played from. It costs a millisecond, so it runs once, at the
-opening deal, when the greedy lines fall short of the other bounds.
+Copies (`solver.capacity`): hand capacity and pace again, for every choice of
+the copy each card is played from. It costs milliseconds, so it runs once, at
+the opening deal, when the greedy lines fall short of the other bounds.
 """
 
 from __future__ import annotations
@@ -189,11 +189,12 @@ def copies_bound(deal: Deal, position: Position, bound: Bound) -> Bound:
     if score >= bound.score:
         return bound
     given_up = "a needed card" if crowning else f"{lost} needed card(s)"
+    pace = "" if crowning else ", or too few turns would remain after the copies kept are drawn"
     return Bound(
         score,
-        f"hand capacity: whichever copy of each needed card is kept until it can be played, at some draw the hands "
-        f"({deal.rules.players * deal.rules.hand_size} cards) would overflow, or hold only such cards that cannot be "
-        f"played yet: {given_up} must be given up",
+        f"copies: whichever copy of each needed card is kept until it can be played, at some draw the hands "
+        f"({deal.rules.players * deal.rules.hand_size} cards) would overflow or hold only cards that cannot be played "
+        f"yet{pace}: {given_up} must be given up",
     )
 
 

@@ -1,79 +1,95 @@
-"""Hand capacity with the choice of copies: which copy of each card a line keeps.
+"""Hand capacity and pace with the choice of copies: which copy of each card a line plays.
 
 `bounds.crowded` holds each needed card from the draw of its last copy to its
 chain arrival (computed from first copies): the least any line can hold it. But
 a line that lets an early copy go must wait for a later one, and the cards above
-it in the suit wait with it. Here every line is looked at through the copies it
+it in its suit wait with it. Here every line is looked at through the copies it
 plays: if a line plays card `c` from deck position `k_c` (or from a hand now),
-then `c` sits in a hand at every draw from `k_c` until its arrival, the largest
-`k` of its suit up to `c`, inclusive (it is played after that draw). While the
-deck lasts the hands hold `players * hand_size` cards, so at no draw may more
-such cards be held; and before the last draw, if every card in hand is one that
-cannot be played before a later draw, no play or discard is safe and the deck
-never moves again (the hand lock of `crowded`).
+then `c` can be played only after the draw of its arrival, the largest `k` of
+its suit up to `c`, and it sits in a hand at every draw from `k_c` to then.
+- While the deck lasts the hands hold `players * hand_size` cards, so at no draw
+  may more such cards be held.
+- Before the last draw, if every card in hand is one that cannot be played
+  before a later draw, no play or discard is safe and the deck never moves again
+  (the hand lock of `crowded`).
+- Standard rules: after the draw of deck card `j` at most `(size - 1 - j) +
+  players` plays remain, so at most that many cards may arrive at `j` or later
+  (pace, with the arrivals of this choice).
 
-A line that gives up a card plays no card above it in its suit either, and
-each card given up costs a point: `least_lost` is the fewest cards a line can
-give up with some choice of copies that respects the capacity. (Crowning Piece:
-any card given up loses the game.) Every line has such a choice (the copies it
-plays), so this is sound; it is never weaker than `crowded`, whose intervals lie
-inside those of every choice.
+A line that gives up a card plays no card above it in its suit either, and each
+card given up costs a point: `least_lost` is the fewest cards a line can give up
+with some choice of copies within these limits (Crowning Piece: any card given
+up loses the game). Every line has such a choice (the copies it plays), so this
+is sound; it is never weaker than `crowded` or pace, whose intervals and
+arrivals are the least of every choice's.
 
-The load of a choice is a vector over the draws, packed into one integer with
-`LANE` bits per draw (a lane never exceeds the needed cards, at most 31 here),
-so that adding choices and comparing loads is integer arithmetic.
+Example (tests/test_capacity.py): one suit, two cards in each of two hands, a4
+a2 and a3 a4, deck a5 a1 a1 a2 a3. Before a1 is drawn two cards must go: the
+spare a4, and a2 or a3, whose copies are the last two cards of the deck: too
+late for pace to play the rest of the suit after them. The best score is 4.
+
+Each constraint is a vector over the draws, packed into one integer with `LANE`
+bits per draw (a lane never exceeds 31), so that adding the vectors of the
+suits' choices and comparing them with the limits is integer arithmetic.
 """
 
 from __future__ import annotations
 
+from deducer.settings import Ending
 from solver.model import Deal, Position
 
 LANE = 6
 TOP = (1 << (LANE - 1)) - 1  # the largest lane value (31): the top bit of each lane stays free
 MOST_STEPS = 100_000  # partial choices tried; beyond, the bound gives up (says 0)
 
-Option = tuple[int, int, int]  # (cards given up, load, strict load), loads packed per draw
+Option = tuple[int, int, int, int]  # (cards given up, load, strict load, late), vectors packed per draw
 
 
 def least_lost(deal: Deal, position: Position, most: int) -> int:
-    """The fewest needed cards any line from `position` must give up to hand capacity (capped at
-    `most + 1`: the caller only needs to know whether more than `most` are lost); 0 if it gives up."""
+    """The fewest needed cards any line from `position` must give up to hand capacity (and, standard
+    rules, to pace), capped at `most + 1`: the caller only needs to know whether more than `most`
+    are lost. 0 if it gives up."""
     drawn, fireworks, caps, hands = position[1], position[2], position[3], position[7]
-    size = deal.size
+    rules, size = deal.rules, deal.size
     if drawn >= size:
         return 0
     lanes = size - drawn + 1  # the draws from drawn - 1 (the hands now) to the last card
-    capacity = deal.rules.players * deal.rules.hand_size
-    if capacity >= TOP or deal.rules.max_score > TOP:
+    capacity = rules.players * rules.hand_size
+    if capacity >= TOP or rules.max_score > TOP:
         return 0  # a lane could overflow
     high = _ones(lanes) << (LANE - 1)  # the top bit of every lane
     over = _ones(lanes) * (TOP - capacity)  # a lane plus this reaches the top bit iff it exceeds the capacity
     stuck = _ones(lanes - 1) * (TOP + 1 - capacity)  # ... iff it reaches it (the last draw excepted)
+    # Pace: after the draw of deck card j, at most (size - 1 - j) + players plays remain.
+    pace = 0
+    if rules.ending is Ending.STANDARD:
+        for lane in range(lanes):
+            pace |= max(0, TOP - (size - 1 - (drawn - 1 + lane) + rules.players)) << LANE * lane
     held = set().union(*hands)
     options = [_suit_options(deal, drawn, held, suit, fireworks[suit], caps[suit], most) for suit in range(len(caps))]
     options.sort(key=len)  # the most constrained suits first
     steps = 0
 
-    def fits(suit: int, allowed: int, load: int, strict: int) -> bool:
-        """Can suits `suit`, ... take options giving up at most `allowed` cards, within the capacity?"""
+    def fits(suit: int, allowed: int, load: int, strict: int, late: int) -> bool:
+        """Can suits `suit`, ... take options giving up at most `allowed` cards, within the limits?"""
         nonlocal steps
         if suit == len(options):
             return True
         steps += 1
         if steps > MOST_STEPS:
             raise _GiveUp
-        for lost, more, stricter in options[suit]:
+        for lost, more, stricter, later in options[suit]:
             if lost > allowed:
                 break  # (sorted by cards lost)
-            total, total_strict = load + more, strict + stricter
-            if (total + over) & high or (total_strict + stuck) & high:
+            total, total_strict, total_late = load + more, strict + stricter, late + later
+            if (total + over) & high or (total_strict + stuck) & high or (total_late + pace) & high:
                 continue
-            if fits(suit + 1, allowed - lost, total, total_strict):
+            if fits(suit + 1, allowed - lost, total, total_strict, total_late):
                 return True
         return False
 
     try:
-        return next((allowed for allowed in range(most + 1) if fits(0, allowed, 0, 0)), most + 1)
+        return next((allowed for allowed in range(most + 1) if fits(0, allowed, 0, 0, 0)), most + 1)
     except _GiveUp:
         return 0
 
@@ -89,8 +105,8 @@ def _suit_options(deal: Deal, drawn: int, held: set[int], suit: int, low: int, h
     copies = [([drawn - 1] if card in held else []) + [place for place in deal.places[card] if place >= drawn] for card in cards]
     result: list[Option] = []
 
-    def extend(step: int, arrival: int, load: int, strict: int) -> None:
-        result.append((len(copies) - step, load, strict))
+    def extend(step: int, arrival: int, load: int, strict: int, late: int) -> None:
+        result.append((len(copies) - step, load, strict, late))
         if step == len(copies):
             return
         for place in copies[step]:
@@ -101,23 +117,21 @@ def _suit_options(deal: Deal, drawn: int, held: set[int], suit: int, low: int, h
                 reached,
                 load + (_ones(reached - place + 1) << LANE * start),
                 strict + (_ones(reached - place) << LANE * start),
+                late + _ones(reached - drawn + 2),  # counted at every draw up to its arrival
             )
 
-    extend(0, drawn - 1, 0, 0)
+    extend(0, drawn - 1, 0, 0, 0)
     high_bits = _ones(deal.size - drawn + 1) << (LANE - 1)
     return _pareto([option for option in result if option[0] <= most], high_bits)
 
 
 def _pareto(options: list[Option], high: int) -> list[Option]:
-    """The options no other one beats (fewer or as many cards lost, loads no higher at any draw)."""
+    """The options no other one beats (fewer or as many cards lost, vectors no higher at any draw)."""
     options.sort()
     kept: list[Option] = []
     for option in options:
-        _, load, strict = option
-        if not any(
-            ((load | high) - other_load) & high == high and ((strict | high) - other_strict) & high == high
-            for _, other_load, other_strict in kept
-        ):
+        vectors = option[1:]
+        if not any(all(((mine | high) - theirs) & high == high for mine, theirs in zip(vectors, other[1:])) for other in kept):
             kept.append(option)
     return kept
 

@@ -112,8 +112,9 @@ DFS_ALONE = 20_000  # positions the depth-first search visits alone before the c
 
 
 def best_line(model: Deal, time_limit: float | None = None, node_limit: int | None = None) -> Outcome:
-    """Greedy lines first, then short probes from the bound down, then the search for one point
-    more than the best found, until it fails.
+    """Greedy lines first; if they fall short of the bound, the finer bound of `bounds.copies_bound`,
+    short probes from the bound down, then the search for one point more than the best found, until
+    it fails.
 
     `node_limit` counts the depth-first search's positions; `time_limit` bounds the whole."""
     root = model.start()

@@ -1,8 +1,9 @@
-"""Hand capacity with the choice of copies: a hand-made deal, and soundness against the brute force."""
+"""Hand capacity and pace with the choice of copies: hand-made deals, and soundness against the brute force."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from deducer import Ending, Settings, Variant
 from solver.bounds import crowded, explain
@@ -12,7 +13,7 @@ from solver.model import ONGOING, Deal, Rules
 from solver.search import Search
 from solver.solve import best_line, solve
 
-A1, A2, A3, A4 = 0, 1, 2, 3
+A1, A2, A3, A4, A5 = 0, 1, 2, 3, 4
 
 
 def one_suit(ending: Ending) -> Deal:
@@ -39,24 +40,45 @@ def test_the_choice_of_copies_by_hand() -> None:
     assert (best_line(crowning).verdict, best_line(crowning).score) == ("loss", 0)
 
 
+def test_pace_with_the_choice_of_copies_by_hand() -> None:
+    # One suit a1-a4 twice and a5, two players with two cards each: seat 0 holds a4 a2, seat 1
+    # a3 a4; the deck is a5 a1 a1 a2 a3. Before a1 can be drawn two cards must go (no hint draws
+    # a card): the spare a4, and then a2 or a3, all four slots holding needed cards. Without a2
+    # the suit waits for its copy, the fourth card of the deck, after which three turns remain for
+    # a2-a5 (one draw, then the final round); without a3, for the last card and two turns for a3-a5.
+    # So one card is lost: 4 points. Pace from the first copies, hand capacity and the seats all
+    # allow 5; under Crowning Piece (no clock) it wins.
+    rules = Rules(suits=1, ranks=5, copies=(2, 2, 2, 2, 1), players=2, hand_size=2, ending=Ending.STANDARD)
+    deal = Deal(rules, (A4, A3, A2, A4, A5, A1, A1, A2, A3), (0, 1, 0, 1))
+    assert explain(deal, deal.start()).score == 5
+    assert least_lost(deal, deal.start(), 5) == 1
+    assert best_score(deal) == 4
+    outcome = best_line(deal)
+    assert (outcome.verdict, outcome.score) == ("loss", 4)
+    assert outcome.reason is not None and "too few turns" in outcome.reason
+    crowning = Deal(replace(rules, ending=Ending.CROWNING), deal.deck, deal.deal_seats)
+    assert least_lost(crowning, crowning.start(), 0) == 0
+    assert best_line(crowning).verdict == "win"
+
+
 def test_capacity_bound_is_sound_against_the_brute_force() -> None:
     # Random small deals where the choice of copies says more than the plain bound: the brute force
     # never scores above it, from the deal or from a position a few random moves in.
     rng = random.Random(7)
     checked = 0
-    while checked < 60:
-        suits, ranks, hand = rng.randint(1, 3), rng.randint(2, 4), rng.randint(1, 2)
+    while checked < 150:
+        suits, ranks, hand = rng.randint(1, 3), rng.randint(2, 5), rng.randint(1, 3)
         rules = Rules(
             suits=suits,
             ranks=ranks,
-            copies=rng.choice([(2, 2, 2, 1), (3, 2, 2, 1), (2, 1, 2, 1), (2, 2, 1, 1)])[:ranks],
+            copies=rng.choice([(2, 2, 2, 2, 1), (3, 2, 2, 2, 1), (2, 1, 2, 1, 1), (2, 2, 1, 1, 1)])[:ranks],
             single_suits=rng.choice([0, 1]),
             players=2,
             hand_size=hand,
             ending=rng.choice(list(Ending)),
         )
         deck = [card for card in range(suits * ranks) for _ in range(rules.copies_of(card))]
-        if not 2 * hand < len(deck) <= 12:
+        if not 2 * hand < len(deck) <= 11:
             continue
         rng.shuffle(deck)
         deal = Deal(rules, deck, [seat for _ in range(hand) for seat in range(2)])
