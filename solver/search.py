@@ -10,8 +10,8 @@ The state graph is acyclic (every move spends a clue token, advances the deck or
 shrinks a hand), so this memo is sound. `solver.solve` probes the bound with small
 budgets, then asks the question for one point more than the best line found,
 until it fails; Crowning Piece only for the maximum. `deadline`, `node_limit`,
-`interrupt`, `patient` and `shuffle` (other move orders, for probes) are set
-by the caller per question.
+`interrupt`, `patient` and `shuffle` (other move orders, for probes) and
+`thorough` (the costly copies bound too) are set by the caller per question.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ class Search:
         self.interrupt: Callable[[], bool] | None = None  # asked every 1024 positions (as is the clock): stop now?
         self.patient = False  # hint (wait) before letting go of a card that has another copy
         self.shuffle: Random | None = None  # random order among plays, and between waiting and letting go
+        self.thorough = False  # add the costly bound of `solver.capacity`
         self.nodes = 0
         self.failed: dict[Position, int] = {}
         self.bounds: dict[tuple[object, ...], tuple[int, bool]] = {}  # see `_bound`
@@ -88,11 +89,11 @@ class Search:
         round on the seat to play, and many positions differ only in those (hints, and their transpositions).
         A bound that stopped below the target it was asked for may be loose: it is recomputed for a lower one."""
         player, drawn, fireworks, caps, _, _, final, hands = position
-        board = (drawn, fireworks, caps, final, hands, player if final >= 0 else 0)
+        board = (drawn, fireworks, caps, final, hands, player if final >= 0 else 0, self.thorough)
         known = self.bounds.get(board)
         if known is not None and (known[1] or known[0] < target):
             return known[0]
-        bound = upper_bound(self.deal, position, target)
+        bound = upper_bound(self.deal, position, target, self.thorough)
         self.bounds[board] = (bound, bound >= target)  # complete: every bound ran
         return bound
 

@@ -197,6 +197,10 @@ def _decide(
     in a background thread, and the first to answer decides."""
     exhaustive = "the search was exhaustive ({} positions)"
     search.deadline, search.node_limit, search.interrupt = deadline, node_limit, None
+    # The copies bound at every position: with two players, whose ten cards in hand are most often the
+    # limit (2p Avalanche, deals 300-499: the slowest went from 16 s to 0.4 s). With more players it
+    # never cut at the opening deal of 1,200 benchmark deals, and only slowed the search.
+    search.thorough = model.rules.players == 2
     portfolio = sat.applies(model)
     if portfolio:
         _slice(search, DFS_ALONE, node_limit)
