@@ -9,6 +9,7 @@ import pytest
 from deducer import Card, Ending, GameState, Settings, Stuck, Variant
 from deducer.cards import format_cards
 from deducer.record import advance, deal
+from solver.bounds import Bound
 from solver.brute import best_score
 from solver.model import LOST, OVER, TRASH, WON, Deal, Rules, card_id
 from solver.solve import Solution, SolverError, best_line, solve, to_actions
@@ -146,9 +147,12 @@ def test_hand_lock_loses_even_under_crowning(monkeypatch: pytest.MonkeyPatch) ->
     result = solve(settings, deck)
     assert result.verdict == "loss" and result.score == 0
     assert (result.reason or "").startswith("hand lock: after deck card 11 is drawn all 10 cards in hand")
-    # Without the bound, the search alone proves it too.
-    monkeypatch.setattr("solver.search.upper_bound", lambda deal, position, target: deal.rules.max_score)
-    assert best_line(Deal.of(settings, deck)).verdict == "loss"
+    # Without the bounds, the search (and the constraint model) prove it too.
+    monkeypatch.setattr("solver.search.upper_bound", lambda deal, position, target=0, copies=False: deal.rules.max_score)
+    monkeypatch.setattr("solver.solve.explain", lambda deal, position: Bound(deal.rules.max_score))
+    monkeypatch.setattr("solver.solve.copies_bound", lambda deal, position, bound: bound)
+    outcome = best_line(Deal.of(settings, deck))
+    assert outcome.verdict == "loss" and outcome.nodes > 0
 
 
 def test_every_win_line_replays_as_a_win() -> None:
