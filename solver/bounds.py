@@ -23,8 +23,10 @@ Seats (standard rules, `solver.endgame`): pace again, but each late card is
 played by a seat holding it and the final round goes once round the table.
 
 Copies (`solver.capacity`): hand capacity and pace again, for every choice of
-the copy each card is played from. It costs milliseconds, so it runs once, at
-the opening deal, when the greedy lines fall short of the other bounds.
+the copy each card is played from. It costs milliseconds, so it runs at the
+opening deal when the greedy lines fall short of the other bounds, and with two
+players (whose ten cards in hand are most often the limit) at every position of
+the exhaustive search.
 """
 
 from __future__ import annotations
