@@ -188,7 +188,7 @@ def explain(deal: Deal, position: Position) -> Bound:
 
 
 def copies_bound(deal: Deal, position: Position, bound: Bound) -> Bound:
-    """`bound`, or the lower one that hand capacity gives with every choice of copies, with its reason."""
+    """`bound`, or the lower one that hand capacity and pace give with every choice of copies, with its reason."""
     caps = sum(position[3])
     crowning = deal.rules.ending is Ending.CROWNING
     lost = least_lost(deal, position, 0 if crowning else caps)
