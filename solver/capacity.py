@@ -66,7 +66,7 @@ def least_lost(deal: Deal, position: Position, most: int) -> int:
         for lane in range(lanes):
             pace |= max(0, TOP - (size - 1 - (drawn - 1 + lane) + rules.players)) << LANE * lane
     held = set().union(*hands)
-    options = [_suit_options(deal, drawn, held, suit, fireworks[suit], caps[suit], most) for suit in range(len(caps))]
+    options = [_suit_options(deal, drawn, held, suit, fireworks[suit], caps[suit], most, high) for suit in range(len(caps))]
     options.sort(key=len)  # the most constrained suits first
     steps = 0
 
@@ -98,10 +98,12 @@ class _GiveUp(Exception):
     pass
 
 
-def _suit_options(deal: Deal, drawn: int, held: set[int], suit: int, low: int, high: int, most: int) -> list[Option]:
+def _suit_options(
+    deal: Deal, drawn: int, held: set[int], suit: int, fired: int, cap: int, most: int, top_bits: int
+) -> list[Option]:
     """Every way to play a bottom segment of the needed cards of `suit`, with its copies: the Pareto-best."""
     ranks = deal.rules.ranks
-    cards = range(suit * ranks + low, suit * ranks + high)
+    cards = range(suit * ranks + fired, suit * ranks + cap)
     copies = [([drawn - 1] if card in held else []) + [place for place in deal.places[card] if place >= drawn] for card in cards]
     result: list[Option] = []
 
@@ -121,8 +123,7 @@ def _suit_options(deal: Deal, drawn: int, held: set[int], suit: int, low: int, h
             )
 
     extend(0, drawn - 1, 0, 0, 0)
-    high_bits = _ones(deal.size - drawn + 1) << (LANE - 1)
-    return _pareto([option for option in result if option[0] <= most], high_bits)
+    return _pareto([option for option in result if option[0] <= most], top_bits)
 
 
 def _pareto(options: list[Option], high: int) -> list[Option]:
