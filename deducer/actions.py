@@ -6,7 +6,7 @@ Seats are 0-based indices internally and always printed as names.
 >>> seats = ("Alice", "Bob", "Cathy")
 >>> event = parse_event("Alice hints Bob red (1,3)", seats)
 >>> event
-Hint(seat=0, target=1, clue=Clue.parse('red'), touched=(1, 3))
+Hint(seat=0, target=1, clue=Clue.parse('red'), touched=(1, 3), partial=False)
 >>> event.notation(seats)
 'Alice hints Bob red (1,3)'
 >>> parse_event("p3 r2", seats, actor=2).notation(seats)
@@ -96,17 +96,22 @@ class Draw(_Notated):
 
 @dataclass(frozen=True)
 class Hint(_Notated):
-    """`seat` hints `target`; `touched` lists the slots pointed at (None: derive it)."""
+    """`seat` hints `target`; `touched` lists the slots pointed at (None: derive it).
+
+    `partial`: the record knows only which of the cards it can see were touched (`touched` lists
+    those); whether the cards it cannot see were touched is lost (an export with unidentified cards).
+    Written `(1,3,?)`."""
 
     seat: int
     target: int
     clue: Clue
     touched: tuple[int, ...] | None = None
+    partial: bool = False
 
     def notation(self, seats: Sequence[str] = DEFAULT_SEATS) -> str:
         text = f"{_name(seats, self.seat)} hints {_name(seats, self.target)} {self.clue}"
         if self.touched is not None:
-            text += " (" + ",".join(str(slot) for slot in self.touched) + ")"
+            text += " (" + ",".join([str(slot) for slot in self.touched] + (["?"] if self.partial else [])) + ")"
         return text
 
 
@@ -176,7 +181,7 @@ TURN_ACTIONS = (Hint, Play, Discard, Pass)
 _CARD = r"\(?\s*(?P<card>[a-z]\d|\?)\s*\)?"
 _LONG = [
     (Draw, re.compile(r"(?P<who>\S+)\s+draws\s+" + _CARD, re.I)),
-    (Hint, re.compile(r"(?P<who>\S+)\s+hints\s+(?P<target>\S+)\s+(?P<clue>\w+)(?:\s*\((?P<slots>[\d,\s]*)\))?", re.I)),
+    (Hint, re.compile(r"(?P<who>\S+)\s+hints\s+(?P<target>\S+)\s+(?P<clue>\w+)(?:\s*\((?P<slots>[\d,\s?]*)\))?", re.I)),
     (Play, re.compile(r"(?P<who>\S+)\s+plays\s+(?P<slot>\d+)(?:\s+as\s+(?P<announce>\w+))?(?:\s*" + _CARD + ")?", re.I)),
     (Discard, re.compile(r"(?P<who>\S+)\s+discards\s+(?P<slot>\d+)(?:\s*" + _CARD + ")?", re.I)),
     (Move, re.compile(r"(?P<who>\S+)\s+moves\s+(?P<source>\d+)\s+to\s+(?P<dest>\d+)", re.I)),
@@ -219,7 +224,7 @@ def view_seat(name: str, seats: Sequence[str]) -> int | None:
 def _slots(text: str | None) -> tuple[int, ...] | None:
     if text is None:
         return None
-    return tuple(int(token) for token in text.replace(",", " ").split())
+    return tuple(int(token) for token in text.replace(",", " ").replace("?", " ").split())
 
 
 def _card(text: str | None) -> Card | None:
@@ -261,7 +266,8 @@ def _build(kind: type, match: re.Match[str], seat: int, seats: Sequence[str]) ->
         return Draw(seat, _card(groups.get("card")))
     if kind is Hint:
         target = resolve_seat(groups["target"], seats, prefix=True)
-        return Hint(seat, target, Clue.parse(groups["clue"]), _slots(groups.get("slots")))
+        slots = groups.get("slots")
+        return Hint(seat, target, Clue.parse(groups["clue"]), _slots(slots), partial=slots is not None and "?" in slots)
     if kind is Play:
         announce = groups.get("announce")
         return Play(seat, int(groups["slot"]), _card(groups.get("card")), Suit.parse(announce) if announce else None)

@@ -67,5 +67,7 @@ def update(facts: Mapping[int, Facts], before: GameState, event: Event) -> dict[
         return dict(facts)
     result = dict(facts)
     for slot, item in enumerate(before.hands[event.target], 1):
+        if event.partial and item.card is None:
+            continue  # whether it was touched is not recorded
         result[item.uid] = result.get(item.uid, Facts()).learn(event.clue, slot in event.touched)
     return result

@@ -290,6 +290,8 @@ class GameState:
                     f"{event.notation(self.seats)} at {self.where()}: {self.name(event.target)} holds cards the recorder "
                     "cannot see, so give the slots the hint touched, e.g. '(1,3)'"
                 )
+        if event.partial and any(1 <= slot <= len(hand) and hand[slot - 1].card is None for slot in touched):
+            raise self._refuse(event, "a partial hint lists only the touched slots whose cards are known")
         if list(touched) != sorted(set(touched)) or any(not 1 <= slot <= len(hand) for slot in touched):
             raise self._refuse(event, f"touched slots {list(touched)} are not distinct slots of a {len(hand)}-card hand")
         for slot, item in enumerate(hand, 1):
@@ -298,7 +300,8 @@ class GameState:
                 raise ContradictionError(
                     f"{event.notation(self.seats)} at {self.where()}: slot {slot} holds {item.card}, which {verb} {event.clue}"
                 )
-        if not touched and not self.settings.empty_hints:
+        unseen = event.partial and any(item.card is None for item in hand)
+        if not touched and not self.settings.empty_hints and not unseen:
             raise self._refuse(event, f"{self.name(event.target)} holds no {event.clue} card and empty hints are off")
         return self._with(clues=self.clues - 1)
 

@@ -8,6 +8,7 @@ game exports unchanged.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -15,7 +16,7 @@ from deducer.actions import Clue, Discard, Draw, Event, Hint, Move, Play, Termin
 from deducer.cards import Card, Suit, Variant
 from deducer.errors import HanabiError, RecordError
 from deducer.game import GameState
-from deducer.record import GameRecord, advance, deal, replay
+from deducer.record import GameRecord, advance, deal, known_cards, replay
 from deducer.settings import DealOrder, Ending, Settings, Stuck
 
 SUITS: tuple[Suit, ...] = (Suit.RED, Suit.YELLOW, Suit.GREEN, Suit.BLUE, Suit.WHITE, Suit.MULTI)
@@ -63,11 +64,9 @@ def import_game(data: Mapping[str, Any]) -> GameRecord:
     settings = settings_of(data)
     seats = tuple(str(name) for name in data["players"])
     suits = SUITS[: len(settings.variant.suits)]
-    try:
-        deck = tuple(Card(suits[item["suitIndex"]], int(item["rank"])) for item in data["deck"])
-    except (KeyError, IndexError, TypeError, ValueError, HanabiError):
-        raise RecordError("the hanab.live deck has a card that is not {suitIndex, rank} of this variant") from None
-    if sorted(deck) != sorted(settings.variant.full_deck()):
+    deck = tuple(_card(item, suits, index) for index, item in enumerate(data["deck"]))
+    known = Counter(card for card in deck if card is not None)
+    if len(deck) != settings.variant.deck_size or known - Counter(settings.variant.full_deck()):
         raise RecordError(
             f"the hanab.live deck is not a full {settings.variant.value} deck of {settings.variant.deck_size} cards"
         )
@@ -91,6 +90,21 @@ def import_game(data: Mapping[str, Any]) -> GameRecord:
     return GameRecord(record.settings, record.seats, record.events, record.deck, meta=meta)
 
 
+def _card(item: Any, suits: tuple[Suit, ...], index: int) -> Card | None:
+    """A deck entry; `{"suitIndex": -1, "rank": -1}` (as trackers export a card never identified) is None."""
+    try:
+        if item["suitIndex"] == -1 and item["rank"] == -1:
+            return None
+        suit, rank = item["suitIndex"], item["rank"]
+        if isinstance(suit, bool) or not isinstance(suit, int) or not 0 <= suit < len(suits) or not isinstance(rank, int):
+            raise ValueError
+        return Card(suits[int(suit)], rank)
+    except (KeyError, TypeError, ValueError, HanabiError):
+        raise RecordError(
+            f"deck card {index}: {item!r} is not a {{suitIndex, rank}} card of this variant (-1, -1 for an unknown card)"
+        ) from None
+
+
 def _action(state: GameState, item: Mapping[str, Any], suits: tuple[Suit, ...]) -> Event:
     kind, target, value = item.get("type"), item.get("target"), item.get("value")
     if not isinstance(target, int) or isinstance(target, bool):
@@ -101,32 +115,44 @@ def _action(state: GameState, item: Mapping[str, Any], suits: tuple[Suit, ...]) 
         if not slots:
             raise RecordError(f"card {target} of the deck is not in {state.name(seat)}'s hand (deck plays are not supported)")
         return Play(seat, slots[0]) if kind == PLAY else Discard(seat, slots[0])
-    if kind == COLOUR_CLUE:
-        if not isinstance(value, int) or not 0 <= value < len(suits):
+    if kind in (COLOUR_CLUE, RANK_CLUE):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise RecordError(f"clue value {value!r} is not a whole number")
+        if kind == COLOUR_CLUE and not 0 <= value < len(suits):
             raise RecordError(f"colour clue value {value!r} is not a colour of this variant")
-        return Hint(seat, target, Clue(suit=suits[value]))
-    if kind == RANK_CLUE:
-        if not isinstance(value, int) or not 1 <= value <= 5:
+        if kind == RANK_CLUE and not 1 <= value <= 5:
             raise RecordError(f"rank clue value {value!r} is not a rank from 1 to 5")
-        return Hint(seat, target, Clue(rank=value))
+        clue = Clue(suit=suits[value]) if kind == COLOUR_CLUE else Clue(rank=value)
+        if 0 <= target < state.settings.players and any(item.card is None for item in state.hands[target]):
+            # A card never identified: which of those the clue touched is not in the export.
+            hand = state.hands[target]
+            touched = tuple(slot for slot, item in enumerate(hand, 1) if item.card is not None and clue.touches(item.card))
+            return Hint(seat, target, clue, touched, partial=True)
+        return Hint(seat, target, clue)
     if kind == GAME_OVER:
         return Terminate(target if 0 <= target < state.settings.players else seat, int(value or 0))
     raise RecordError(f"unknown hanab.live action type {kind!r}")
 
 
+def _deck_card(card: Card | None, suits: tuple[Suit, ...]) -> dict[str, int]:
+    if card is None:
+        return {"suitIndex": -1, "rank": -1}
+    return {"suitIndex": suits.index(card.suit), "rank": card.rank}
+
+
 def export_game(record: GameRecord) -> dict[str, Any]:
-    """Our fully known record as a hanab.live game (inverse of `import_game`)."""
+    """Our record as a hanab.live game (inverse of `import_game`); a card never identified is
+    `{"suitIndex": -1, "rank": -1}`."""
     settings = record.settings
     if settings.choreography:
         raise RecordError("hanab.live has no Timed Choreography: this game cannot be exported")
     if settings.ending is Ending.CROWNING and settings.stuck is Stuck.PASS:
         raise RecordError("hanab.live's All or Nothing has no 'stuck=pass' option: this game cannot be exported")
     states = replay(record)
-    if record.deck is None or not record.fully_known:
-        raise RecordError("exporting to hanab.live needs the full deck order")
+    cards = list(record.deck) if record.deck is not None else known_cards(record, states)
     # hanab.live deals per seat: reorder the opening cards so that each seat gets the same hand.
     dealt = settings.players * settings.hand_size
-    order = sorted(range(dealt), key=lambda uid: (settings.deal_seats()[uid], uid)) + list(range(dealt, len(record.deck)))
+    order = sorted(range(dealt), key=lambda uid: (settings.deal_seats()[uid], uid)) + list(range(dealt, len(cards)))
     position = {uid: index for index, uid in enumerate(order)}
     suits = SUITS[: len(settings.variant.suits)]
     actions: list[dict[str, int]] = []
@@ -155,7 +181,7 @@ def export_game(record: GameRecord) -> dict[str, Any]:
         extras["options"] = options
     body: dict[str, Any] = {
         "players": list(record.seats),
-        "deck": [{"suitIndex": suits.index(record.deck[uid].suit), "rank": record.deck[uid].rank} for uid in order],
+        "deck": [_deck_card(cards[uid], suits) for uid in order],
         "actions": actions,
         **extras,
     }

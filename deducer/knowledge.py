@@ -112,8 +112,10 @@ def knowledge(
     seat: int | None,
     recorder: int | None = None,
     budget: int = BUDGET,
+    approximate: bool = False,
 ) -> Knowledge:
-    """The view of `seat` (None: public) of every card it cannot see."""
+    """The view of `seat` (None: public) of every card it cannot see (`approximate`: the record lost
+    some facts this view had, such as partial hints)."""
     hidden = hidden_cards(state, seat)
     copies = unseen_copies(state, seat)
     variant = state.settings.variant
@@ -134,7 +136,7 @@ def knowledge(
         _card_knowledge(state, owner, slot, item, facts.get(item.uid, NO_FACTS), chances)
         for (owner, slot, item), chances in zip(hidden, probabilities)
     )
-    partial = (
+    partial = approximate or (
         seat is not None
         and seat != recorder
         and any(item.card is None for owner, hand in enumerate(state.hands) if owner != seat for item in hand)

@@ -63,11 +63,12 @@ class GameRecord:
     def from_deck(
         cls,
         settings: Settings,
-        deck: Sequence[Card],
+        deck: Sequence[Card | None],
         actions: Iterable[Event],
         seats: Sequence[str] | None = None,
     ) -> GameRecord:
-        """A fully known game: deal `deck`, then apply `actions`, drawing from the deck."""
+        """A game dealt from `deck` (None: a card never identified), then `actions`, drawing from the
+        deck; the record keeps the deck when every card is known."""
         names = tuple(seats) if seats is not None else DEFAULT_SEATS[: settings.players]
         state = deal(GameState.new(settings, names), deck)
         events: list[Event] = [Draw(seat, card) for seat, card in zip(settings.deal_seats(), deck)]
@@ -81,7 +82,8 @@ class GameRecord:
                     state = state.apply(events[-1])
             except HanabiError as error:
                 raise RecordError(f"action {number}: {error}", number) from None
-        return cls(settings, names, tuple(events), deck=tuple(deck))
+        known = tuple(card for card in deck if card is not None)
+        return cls(settings, names, tuple(events), deck=known if len(known) == len(deck) else None)
 
     def with_events(self, events: Iterable[Event]) -> GameRecord:
         return replace(self, events=tuple(events))
@@ -187,6 +189,8 @@ def event_to_json(event: Event, seats: Sequence[str]) -> dict[str, Any]:
         data: dict[str, Any] = {"hint": who, "target": seats[event.target], "clue": event.clue.code}
         if event.touched is not None:
             data["touched"] = list(event.touched)
+        if event.partial:
+            data["partial"] = True
         return data
     if isinstance(event, Play):
         data = {"play": who, "slot": event.slot, "card": None if event.card is None else str(event.card)}
@@ -222,6 +226,7 @@ def event_from_json(data: Any, seats: Sequence[str]) -> Event:
                 _seat(data["target"], seats),
                 Clue.parse(str(data["clue"])),
                 None if touched is None else tuple(int(slot) for slot in touched),
+                partial=data.get("partial") is True,
             )
         if kind == "play":
             announce = data.get("announce")
@@ -239,14 +244,14 @@ def event_from_json(data: Any, seats: Sequence[str]) -> Event:
         raise NotationError(f"{kind} event {dict(data)!r} is missing or has a bad field: {error}") from None
 
 
-def deal(state: GameState, deck: Sequence[Card]) -> GameState:
+def deal(state: GameState, deck: Sequence[Card | None]) -> GameState:
     """Deal the opening hands from `deck` (top first)."""
     while state.dealing and state.must_draw is not None:
         state = state.apply(Draw(state.must_draw, deck[state.drawn]))
     return state
 
 
-def advance(state: GameState, action: Event, deck: Sequence[Card]) -> GameState:
+def advance(state: GameState, action: Event, deck: Sequence[Card | None]) -> GameState:
     """Apply `action`, then the draw it calls for, from a fully known `deck`."""
     state = state.apply(action)
     if state.must_draw is not None:
@@ -274,6 +279,16 @@ def replay(record: GameRecord) -> list[GameState]:
             raise RecordError(f"event {number} ({event.notation(record.seats)}): {error}", number) from None
         states.append(state)
     return states
+
+
+def known_cards(record: GameRecord, states: Sequence[GameState]) -> list[Card | None]:
+    """The deck as far as the record knows it: each card drawn, or revealed when it left a hand (None
+    for a card never identified, and for the cards never drawn)."""
+    cards: list[Card | None] = [event.card for event in record.events if isinstance(event, Draw)]
+    for state, event in zip(states, record.events):
+        if isinstance(event, (Play, Discard)) and event.card is not None:
+            cards[state.hands[event.seat][event.slot - 1].uid] = event.card
+    return cards + [None] * states[-1].deck_left
 
 
 def _check_deck(record: GameRecord) -> None:

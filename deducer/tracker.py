@@ -13,7 +13,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from deducer.actions import Draw, Event, parse_event
+from deducer.actions import Draw, Event, Hint, parse_event
 from deducer.errors import ContradictionError, HanabiError, RecordError
 from deducer.facts import Facts, update
 from deducer.game import GameState
@@ -39,6 +39,11 @@ class Tracker:
     @property
     def state(self) -> GameState:
         return self._states[-1]
+
+    @property
+    def states(self) -> tuple[GameState, ...]:
+        """The empty table, then the state after each event."""
+        return tuple(self._states)
 
     @property
     def facts(self) -> Mapping[int, Facts]:
@@ -119,7 +124,8 @@ class Tracker:
     def knowledge(self, seat: int | None, turn: int | None = None, budget: int = BUDGET) -> Knowledge:
         """The view of `seat` (None: public) after `turn` actions (None: now)."""
         index = self.position(turn)
-        return knowledge(self._states[index], self._facts[index], seat, self._record.recorder, budget)
+        lost = any(isinstance(event, Hint) and event.partial for event in self._record.events)
+        return knowledge(self._states[index], self._facts[index], seat, self._record.recorder, budget, lost)
 
     def state_at(self, turn: int | None = None) -> GameState:
         return self._states[self.position(turn)]

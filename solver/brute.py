@@ -3,7 +3,8 @@
 No bounds, no move ordering, no trash merging, no dominance: every legal action
 is tried (memoised on the full state, which is exact). Only for reduced games
 (`Rules` with few suits, ranks and cards in hand); the tests compare it with the
-real search on thousands of random small deals.
+real search on thousands of random small deals, from the opening deal and from
+positions reached by random play (`Brute.children`).
 """
 
 from __future__ import annotations
@@ -13,45 +14,54 @@ from functools import cache
 from deducer.settings import MAX_CLUES, MAX_STRIKES, Ending, Stuck
 from solver.model import Deal
 
+# (player, drawn, fireworks, clues, strikes, discards (sorted, misplays included), final, hands (sorted))
+State = tuple[int, int, tuple[int, ...], int, int, tuple[int, ...], int, tuple[tuple[int, ...], ...]]
 
-def best_score(deal: Deal) -> int:
-    """The best score the team can reach (Crowning Piece: the maximum, or 0)."""
-    rules, deck = deal.rules, deal.deck
-    ranks, top = rules.ranks, rules.max_score
-    players = rules.players
-    crowning = rules.ending is Ending.CROWNING
 
-    def indispensable(card: int, fireworks: tuple[int, ...], discards: tuple[int, ...]) -> bool:
-        suit, rank = divmod(card, ranks)
-        return rank >= fireworks[suit] and discards.count(card) == rules.copies_of(card) - 1
+class Brute:
+    """Every state of a small deal and its exact value."""
 
-    @cache
-    def value(
-        player: int,
-        drawn: int,
-        fireworks: tuple[int, ...],
-        clues: int,
-        strikes: int,
-        discards: tuple[int, ...],
-        final: int,
-        hands: tuple[tuple[int, ...], ...],
-    ) -> int:
-        if sum(fireworks) == top:
-            return top
+    def __init__(self, deal: Deal) -> None:
+        self.deal = deal
+        self.value = cache(self._value)
+
+    def start(self) -> State:
+        deal = self.deal
+        hands: list[list[int]] = [[] for _ in range(deal.rules.players)]
+        for position, seat in enumerate(deal.deal_seats):
+            hands[seat].append(deal.deck[position])
+        start = tuple(tuple(sorted(hand)) for hand in hands)
+        return (0, len(deal.deal_seats), (0,) * deal.rules.suits, MAX_CLUES, 0, (), -1, start)
+
+    def result(self, state: State) -> int | None:
+        """The score if the game is over in `state`, else None."""
+        rules = self.deal.rules
+        player, drawn, fireworks, _, strikes, _, final, hands = state
+        if sum(fireworks) == rules.max_score:
+            return rules.max_score
         if strikes == MAX_STRIKES:
             return 0
+        crowning = rules.ending is Ending.CROWNING
         if not crowning and final == 0:
             return sum(fireworks)
-        if crowning and drawn == len(deck) and not any(hands):
+        if crowning and drawn == len(self.deal.deck) and not any(hands):
             return 0
-        can_hint = clues > 0 and (rules.empty_hints or any(hand for seat, hand in enumerate(hands) if seat != player))
-        if crowning and not hands[player] and not can_hint:
-            if rules.stuck is Stuck.LOSE:
-                return 0
-            return value((player + 1) % players, drawn, fireworks, clues, strikes, discards, final, hands)
-        best = 0
+        if crowning and not hands[player] and not self._can_hint(state) and rules.stuck is Stuck.LOSE:
+            return 0
+        return None
 
-        def after(card_out: int | None, fireworks: tuple[int, ...], clues: int, strikes: int, discards: tuple[int, ...]) -> int:
+    def _can_hint(self, state: State) -> bool:
+        player, clues, hands = state[0], state[3], state[7]
+        return clues > 0 and (self.deal.rules.empty_hints or any(hand for seat, hand in enumerate(hands) if seat != player))
+
+    def children(self, state: State) -> list[State]:
+        """The states after every legal action of an ongoing `state` (0-valued losses left out)."""
+        rules, deck = self.deal.rules, self.deal.deck
+        ranks, players = rules.ranks, rules.players
+        crowning = rules.ending is Ending.CROWNING
+        player, drawn, fireworks, clues, strikes, discards, final, hands = state
+
+        def after(card_out: int | None, fireworks: tuple[int, ...], clues: int, strikes: int, discards: tuple[int, ...]) -> State:
             hand = list(hands[player])
             if card_out is not None:
                 hand.remove(card_out)
@@ -62,11 +72,14 @@ def best_score(deal: Deal) -> int:
                 if new_drawn == len(deck) and not crowning:
                     new_final = players
             new_hands = hands[:player] + (tuple(sorted(hand)),) + hands[player + 1 :]
-            return value((player + 1) % players, new_drawn, fireworks, clues, strikes, discards, new_final, new_hands)
+            return ((player + 1) % players, new_drawn, fireworks, clues, strikes, discards, new_final, new_hands)
 
+        if crowning and not hands[player] and not self._can_hint(state):
+            return [after(None, fireworks, clues, strikes, discards)]  # stuck=pass (stuck=lose has ended)
+        result = []
         for card in set(hands[player]):
             suit, rank = divmod(card, ranks)
-            lost_if_gone = crowning and indispensable(card, fireworks, discards)
+            lost_if_gone = crowning and rank >= fireworks[suit] and discards.count(card) == rules.copies_of(card) - 1
             gone = tuple(sorted((*discards, card)))
             announces = [None, *range(rules.suits)] if rules.choreography else [None]
             for announce in announces:
@@ -74,19 +87,25 @@ def best_score(deal: Deal) -> int:
                 if right and fireworks[suit] == rank:
                     bonus = (rank == ranks - 1) + (announce is not None)
                     grown = fireworks[:suit] + (rank + 1,) + fireworks[suit + 1 :]
-                    best = max(best, after(card, grown, min(MAX_CLUES, clues + bonus) if bonus else clues, strikes, discards))
+                    result.append(after(card, grown, min(MAX_CLUES, clues + bonus) if bonus else clues, strikes, discards))
                 elif strikes + 1 == MAX_STRIKES or lost_if_gone:
                     continue  # the game is lost: worth 0
                 else:
-                    best = max(best, after(card, fireworks, clues, strikes + 1, gone))
+                    result.append(after(card, fireworks, clues, strikes + 1, gone))
             if clues < MAX_CLUES and not lost_if_gone:
-                best = max(best, after(card, fireworks, clues + 1, strikes, gone))
-        if can_hint:
-            best = max(best, after(None, fireworks, clues - 1, strikes, discards))
-        return best
+                result.append(after(card, fireworks, clues + 1, strikes, gone))
+        if self._can_hint(state):
+            result.append(after(None, fireworks, clues - 1, strikes, discards))
+        return result
 
-    hands: list[list[int]] = [[] for _ in range(players)]
-    for position, seat in enumerate(deal.deal_seats):
-        hands[seat].append(deck[position])
-    start = tuple(tuple(sorted(hand)) for hand in hands)
-    return value(0, len(deal.deal_seats), (0,) * rules.suits, MAX_CLUES, 0, (), -1, start)
+    def _value(self, state: State) -> int:
+        over = self.result(state)
+        if over is not None:
+            return over
+        return max((self.value(child) for child in self.children(state)), default=0)
+
+
+def best_score(deal: Deal) -> int:
+    """The best score the team can reach from the opening deal (Crowning Piece: the maximum, or 0)."""
+    brute = Brute(deal)
+    return brute.value(brute.start())

@@ -19,6 +19,7 @@ games (fewer suits, ranks or cards in hand) for brute-force cross-checks.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -131,6 +132,32 @@ class Deal:
         dealt = len(self.deal_seats)
         final = rules.players if dealt == self.size and rules.ending is Ending.STANDARD else -1
         return (0, dealt, fireworks, caps, MAX_CLUES, 0, final, tuple(tuple(sorted(hand)) for hand in hands))
+
+    def position(
+        self,
+        player: int,
+        drawn: int,
+        fireworks: Sequence[int],
+        discarded: Sequence[int],
+        clues: int,
+        strikes: int,
+        final: int,
+        hands: Sequence[Sequence[int]],
+    ) -> Position:
+        """The canonical position of a game in progress (cards as ids, `discarded` with the misplays):
+        each suit's cap is the lowest rank above its firework whose copies are all gone, and every
+        card that can no longer be played becomes `TRASH`, as `play` would have made it."""
+        ranks = self.rules.ranks
+        gone = Counter(discarded)
+        caps = []
+        for suit, height in enumerate(fireworks):
+            lost = (
+                rank for rank in range(height, ranks) if gone[suit * ranks + rank] >= self.rules.copies_of(suit * ranks + rank)
+            )
+            caps.append(next(lost, ranks))
+        heights, tops = tuple(fireworks), tuple(caps)
+        canonical = tuple(tuple(sorted(TRASH if self._trash(card, heights, tops) else card for card in hand)) for hand in hands)
+        return (player, drawn, heights, tops, clues, strikes, final, canonical)
 
     def status(self, position: Position) -> str:
         """WON, LOST (strikes, a lost card, stuck), OVER (standard game ended) or ONGOING."""

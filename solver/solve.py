@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from random import Random
 from typing import Any
 
@@ -20,9 +20,10 @@ from deducer.cards import Card
 from deducer.errors import HanabiError
 from deducer.game import GameState
 from deducer.record import advance, deal
+from deducer.rules import End
 from deducer.settings import Ending, Settings
 from solver import sat
-from solver.bounds import copies_bound, explain
+from solver.bounds import Bound, copies_bound, explain
 from solver.greedy import greedy_line
 from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, PASS, TRASH, Deal, Move, Position, card_id
 from solver.search import OutOfBudget, Search
@@ -75,14 +76,38 @@ def action_json(action: Action) -> dict[str, Any]:
 
 def solve(settings: Settings, deck: Sequence[Card], time_limit: float | None = None, node_limit: int | None = None) -> Solution:
     """Decide the deal: a win (the maximum) or the best reachable score, with the line as proof."""
-    if Counter(deck) != Counter(settings.variant.full_deck()):
-        raise SolverError(
-            f"the solver needs the whole {settings.variant.value} deck of {settings.variant.deck_size} cards, in order"
-        )
+    _check_deck(settings, deck)
+    return solve_from(deal(GameState.new(settings), deck), deck, time_limit, node_limit)
+
+
+def solve_from(
+    state: GameState,
+    deck: Sequence[Card],
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    ceiling: int | None = None,
+) -> Solution:
+    """Decide a game in progress, at a turn boundary of the engine's `state`, whose whole `deck` is known:
+    the best score still reachable, and a line continuing the game that reaches it (replayed through the
+    engine from `state`). A game stopped early (hanab.live's "game over") is solved as if it went on.
+    `ceiling`, when known (the best score of an earlier position), spares the search."""
+    settings = state.settings
+    _check_deck(settings, deck)
+    if state.must_draw is not None:
+        raise SolverError(f"the position at {state.where()} waits for a draw: solve it at a turn boundary")
+    if any(item.card != deck[item.uid] for hand in state.hands for item in hand):
+        raise SolverError("the hands of this position do not hold the cards the deck says")
     start = time.perf_counter()
+    if state.end is End.TERMINATED:
+        state = replace(state, end=None)
     model = Deal.of(settings, deck)
-    outcome = best_line(model, time_limit, node_limit)
-    actions, final = to_actions(settings, deck, outcome.line)
+    if state.over:
+        score = state.score
+        verdict = "win" if state.won else "loss"
+        reason = _ENDED[state.end] if state.end is not None else None
+        return Solution(verdict, score, settings.variant.max_score, (), 0, time.perf_counter() - start, reason)
+    outcome = best_line(model, time_limit, node_limit, root=position_of(model, state), ceiling=ceiling)
+    actions, final = to_actions(settings, deck, outcome.line, state)
     score = final.score if final.over or settings.ending is Ending.STANDARD else 0
     if score != outcome.score or (outcome.verdict == "win" and not (final.won and final.over)):
         raise SolverError(f"internal error: the line scores {score} in the engine, the search said {outcome.score}")
@@ -95,6 +120,31 @@ def solve(settings: Settings, deck: Sequence[Card], time_limit: float | None = N
         time.perf_counter() - start,
         outcome.reason,
     )
+
+
+_ENDED = {
+    End.STRIKES: "the game is over: third strike",
+    End.COMPLETE: None,
+    End.FINAL_ROUND: "the game is over: the final round was played",
+    End.LOST_CARD: "the game is over: an indispensable card was lost",
+    End.STUCK: "the game is over: a player was stuck",
+}
+
+
+def _check_deck(settings: Settings, deck: Sequence[Card]) -> None:
+    if Counter(deck) != Counter(settings.variant.full_deck()):
+        raise SolverError(
+            f"the solver needs the whole {settings.variant.value} deck of {settings.variant.deck_size} cards, in order"
+        )
+
+
+def position_of(model: Deal, state: GameState) -> Position:
+    """The model's position for the engine's `state` (every card in hand known, at a turn boundary)."""
+    suits = state.settings.variant.suits
+    hands = [[card_id(item.card, suits) for item in hand if item.card is not None] for hand in state.hands]
+    final = -1 if state.final_turns is None else state.final_turns
+    discarded = [card_id(card, suits) for card in state.discards]
+    return model.position(state.current, state.drawn, state.fireworks, discarded, state.clues, state.strikes, final, hands)
 
 
 @dataclass(frozen=True)
@@ -111,15 +161,26 @@ class Outcome:
 DFS_ALONE = 20_000  # positions the depth-first search visits alone before the constraint model joins it
 
 
-def best_line(model: Deal, time_limit: float | None = None, node_limit: int | None = None) -> Outcome:
+def best_line(
+    model: Deal,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    root: Position | None = None,
+    ceiling: int | None = None,
+) -> Outcome:
     """Greedy lines first; if they fall short of the bound, the finer bound of `bounds.copies_bound`,
     short probes from the bound down, then the search for one point more than the best found, until
     it fails.
 
-    `node_limit` counts the depth-first search's positions; `time_limit` bounds the whole."""
-    root = model.start()
+    `root` is the position to solve (default: the opening deal); `ceiling` a score known not to be
+    beaten (the best of an earlier position). `node_limit` counts the depth-first search's positions;
+    `time_limit` bounds the whole."""
+    opening = model.start()
+    root = opening if root is None else root
     maximum = model.rules.max_score
     bound = explain(model, root)
+    if ceiling is not None and ceiling < bound.score:
+        bound = Bound(max(ceiling, 0), f"an earlier position of the game could not score more than {ceiling}")
     best, best_line_found = -1, []
     for prefer_low in (True, False):
         line, end = greedy_line(model, root, prefer_low)
@@ -145,7 +206,7 @@ def best_line(model: Deal, time_limit: float | None = None, node_limit: int | No
         # Upwards from the best score found: successes are cheap, and only the target just above the true
         # best needs an exhaustive (failing) search; going down from the bound would need one per target.
         while best < bound.score:
-            found, proof = _decide(model, search, root, best + 1, deadline, node_limit)
+            found, proof = _decide(model, search, root, best + 1, deadline, node_limit, root == opening)
             if found is None:
                 reason = proof
                 break
@@ -188,20 +249,27 @@ def _probe(
 
 
 def _decide(
-    model: Deal, search: Search, root: Position, target: int, deadline: float | None, node_limit: int | None
+    model: Deal,
+    search: Search,
+    root: Position,
+    target: int,
+    deadline: float | None,
+    node_limit: int | None,
+    opening: bool = True,
 ) -> tuple[list[Move] | None, str]:
     """A line scoring at least `target` (or None) and how a None was proven; `OutOfBudget` if undecided.
 
     The depth-first search proves most losses at once; when it has not decided after `DFS_ALONE`
     positions, the constraint model (which finds the narrow wins the search wanders past) joins it
-    in a background thread, and the first to answer decides."""
+    in a background thread, and the first to answer decides (the model starts from the opening deal:
+    from a later position, `opening` False, the search works alone)."""
     exhaustive = "the search was exhaustive ({} positions)"
     search.deadline, search.node_limit, search.interrupt = deadline, node_limit, None
     # The copies bound at every position: with two players, whose ten cards in hand are most often the
     # limit (2p Avalanche, deals 300-499: the slowest went from 16 s to 0.4 s). With more players it
     # never cut at the opening deal of 1,200 benchmark deals, and only slowed the search.
     search.thorough = model.rules.players == 2
-    portfolio = sat.applies(model)
+    portfolio = opening and sat.applies(model)
     if portfolio:
         _slice(search, DFS_ALONE, node_limit)
     try:
@@ -240,10 +308,13 @@ def _final_score(model: Deal, position: Position, line: list[Move]) -> int:
     return model.score(position)
 
 
-def to_actions(settings: Settings, deck: Sequence[Card], line: list[Move]) -> tuple[list[Action], GameState]:
+def to_actions(
+    settings: Settings, deck: Sequence[Card], line: list[Move], state: GameState | None = None
+) -> tuple[list[Action], GameState]:
     """The model's moves as engine actions (slots, hint targets and clues chosen to match), replayed
-    through the engine, which refuses any illegal one; also the engine's final state."""
-    state = deal(GameState.new(settings), deck)
+    through the engine from `state` (default: the opening deal), which refuses any illegal one; also
+    the engine's final state."""
+    state = deal(GameState.new(settings), deck) if state is None else state
     suits = settings.variant.suits
     actions: list[Action] = []
     for move in line:

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from deducer.loader import load_game
-from solver.cli import app
+from hanabi.main import app
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()

@@ -10,12 +10,12 @@ from rich.columns import Columns
 
 from deducer.actions import DEFAULT_SEATS, resolve_seat, view_seat
 from deducer.cards import Variant
-from deducer.cli import app, card_grid, console, reports_errors
 from deducer.errors import HanabiError, NotationError
 from deducer.loader import load_game
 from deducer.record import GameRecord
 from deducer.settings import Ending, Settings
 from deducer.tracker import Tracker
+from hanabi.cli import app, card_grid, console, reports_errors
 
 HELP = """Type an event, long form or short (for the player to act):
   Alice hints Bob red (1,3)   |  h bob red (1,3)

@@ -1,4 +1,4 @@
-"""The full `hanabi` command: the deducer's commands plus `solve` and `survey`."""
+"""`hanabi solve` and `hanabi survey`: the solver on fully known deals."""
 
 from __future__ import annotations
 
@@ -13,16 +13,15 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-import deducer.table  # noqa: F401  (registers `hanabi record`)
 from deducer.cards import Variant, parse_cards
-from deducer.cli import app, console, reports_errors
+from deducer.complete import known_deck
 from deducer.errors import RecordError
 from deducer.loader import load_game
+from deducer.record import turn_states
 from deducer.settings import DealOrder, Ending, Settings, Stuck
+from hanabi.cli import app, console, reports_errors
 from solver.batch import Job, read_jobs, run_all, wilson
-from solver.solve import Solution, solve
-
-__all__ = ["app", "main"]
+from solver.solve import Solution, solve, solve_from
 
 progress_console = Console(stderr=True)
 
@@ -43,6 +42,10 @@ def solve_command(
         Path | None, typer.Option("--deck-file", exists=True, dir_okay=False, help="Our record or a hanab.live game")
     ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="A deck shuffled reproducibly")] = None,
+    turn: Annotated[
+        int | None,
+        typer.Option("--turn", min=0, help="With --deck-file: the game's position after its first N actions, its own rules"),
+    ] = None,
     batch: Annotated[Path | None, typer.Option("--batch", exists=True, dir_okay=False, help="One JSON deal per line")] = None,
     jobs: Annotated[int | None, typer.Option("--jobs", min=1, help="Processes for --batch (default: every core)")] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
@@ -64,6 +67,11 @@ def solve_command(
         stuck=stuck,
     )
     seats: tuple[str, ...] = ()
+    if turn is not None:
+        if deck_file is None:
+            raise typer.BadParameter("--turn needs --deck-file", param_hint="--turn")
+        _solve_turn(deck_file, turn, time_limit, as_json)
+        return
     if deck_file is not None:
         record = load_game(deck_file)
         if record.deck is None:
@@ -82,7 +90,22 @@ def solve_command(
     show(solution, settings, seats or tuple(f"P{seat}" for seat in range(settings.players)))
 
 
-def show(solution: Solution, settings: Settings, seats: tuple[str, ...]) -> None:
+def _solve_turn(path: Path, turn: int, time_limit: float | None, as_json: bool) -> None:
+    record = load_game(path)
+    deck = known_deck(record)
+    if deck is None:
+        raise RecordError(f"{path} does not know its whole deck (cards never revealed): try `hanabi analyze --fill`")
+    positions = turn_states(record)
+    if turn >= len(positions):
+        raise RecordError(f"{path} has {len(positions) - 1} actions: there is no position after action {turn}")
+    solution = solve_from(positions[turn], deck, time_limit)
+    if as_json:
+        typer.echo(json.dumps(solution.to_json()))
+        return
+    show(solution, record.settings, record.seats, first=turn + 1)
+
+
+def show(solution: Solution, settings: Settings, seats: tuple[str, ...], first: int = 1) -> None:
     """The verdict and the line as a table."""
     colour = {"win": "green", "loss": "red", "unknown": "yellow"}[solution.verdict]
     console.print(
@@ -95,7 +118,7 @@ def show(solution: Solution, settings: Settings, seats: tuple[str, ...]) -> None
     table = Table(title="line of play")
     for column in ("turn", "seat", "action"):
         table.add_column(column)
-    for turn, action in enumerate(solution.line, 1):
+    for turn, action in enumerate(solution.line, first):
         table.add_row(str(turn), seats[action.seat], action.notation(seats).split(" ", 1)[1])
     console.print(table)
 
@@ -150,8 +173,3 @@ def survey_command(
         f"{count - decided} undecided; median {summary['median_seconds'] * 1e3:.1f} ms, "
         f"max {summary['max_seconds']:.2f} s per deck"
     )
-
-
-def main() -> None:
-    """Entry point of the `hanabi` console script."""
-    app()

@@ -1,0 +1,5 @@
+"""`python -m hanabi`: the `hanabi` command."""
+
+from hanabi.main import main
+
+main()

@@ -1,0 +1,249 @@
+"""Post-game analysis: where the perfect game slipped away, and which moves were mistakes.
+
+Two parts. With the whole deck known, the best score reachable with full
+information after every action (standard rules: the exact best score; Crowning
+Piece: the maximum or 0). Best scores never rise from one position to the next
+(the real action is one of the lines open to the earlier position), so they are
+found by bisection: solve both ends of a stretch of turns, and when the two
+agree every turn between them has that score; otherwise solve the middle, with
+the earlier score as a ceiling. A game of 60 actions takes a dozen solver calls,
+not 60. Each drop is tied to the action that caused it. Second, every action
+judged from its actor's view (`deducer.review`), which needs no deck.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any
+
+from deducer.actions import Action, Discard, Event, Hint, Pass, Play
+from deducer.cards import Card
+from deducer.complete import known_deck
+from deducer.game import GameState
+from deducer.record import GameRecord
+from deducer.review import Flag, Reviewer, Severity, TurnAction, turn_actions
+from deducer.rules import rating
+from deducer.settings import Ending
+from deducer.tracker import Tracker
+from solver.solve import Solution, solve_from
+
+TIME_LIMIT = 20.0  # seconds for each position solved
+
+
+@dataclass(frozen=True)
+class TurnReport:
+    """One action: what it was, the position after it, what it cost, and how it is judged."""
+
+    number: int  # the action's number: the position after it is "after turn `number`"
+    seat: int
+    event: Event
+    before: GameState
+    after: GameState
+    best_before: int | None
+    best_after: int | None
+    flags: tuple[Flag, ...]
+
+    @property
+    def drop(self) -> int:
+        """Points of the best reachable score this action gave up (0 when unknown)."""
+        if self.best_before is None or self.best_after is None:
+            return 0
+        return self.best_before - self.best_after
+
+    @property
+    def kind(self) -> str:
+        return {Hint: "hint", Play: "play", Discard: "discard", Pass: "pass"}.get(type(self.event), "other")
+
+    def words(self) -> str:
+        """The action as a sentence: `Cathy discards y5, the last y5`."""
+        event, before = self.event, self.before
+        who = before.name(self.seat)
+        if isinstance(event, Hint):
+            return f"{who} hints {before.name(event.target)} {event.clue}"
+        if isinstance(event, (Play, Discard)) and event.card is not None:
+            card = event.card
+            misplay = isinstance(event, Play) and self.after.strikes > before.strikes
+            verb = "misplays" if misplay else "plays" if isinstance(event, Play) else "discards"
+            last = f", the last {card}" if (misplay or isinstance(event, Discard)) and before.critical(card) else ""
+            return f"{who} {verb} {card}{last}"
+        return event.notation(before.seats)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "turn": self.number,
+            "seat": self.before.name(self.seat),
+            "action": self.event.notation(self.before.seats),
+            "kind": self.kind,
+            "words": self.words(),
+            "clues": self.after.clues,
+            "strikes": self.after.strikes,
+            "score": sum(self.after.fireworks),
+            "best_before": self.best_before,
+            "best": self.best_after,
+            "flags": [flag.to_json() for flag in self.flags],
+        }
+        if isinstance(self.event, (Play, Discard)):
+            data["card"] = str(self.event.card)
+        return data
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The whole analysis of one game."""
+
+    record: GameRecord
+    final: GameState
+    turns: tuple[TurnReport, ...]
+    best: tuple[int | None, ...]  # index N: the best score reachable after N actions (None: deck unknown)
+    undecided: tuple[int, ...]  # positions whose solver call ran out of time (their best is a lower bound)
+    continuation: tuple[Action, ...]  # a winning line from the last winnable position (empty if won or none)
+    deck_note: str | None  # why the solver part was skipped
+    solver_calls: int  # positions solved (bisection, and the continuation)
+    reviewer: Reviewer = field(compare=False, repr=False)  # every seat's view at every turn, remembered
+
+    @property
+    def max_score(self) -> int:
+        return self.record.settings.variant.max_score
+
+    @property
+    def deck_known(self) -> bool:
+        return bool(self.best) and self.best[0] is not None
+
+    @property
+    def winnable_from_start(self) -> bool | None:
+        return self.best[0] == self.max_score if self.deck_known else None
+
+    @property
+    def last_winnable_turn(self) -> int | None:
+        """The largest N whose position still admits the maximum (None when unknown or never)."""
+        if not self.deck_known:
+            return None
+        winnable = [number for number, best in enumerate(self.best) if best == self.max_score]
+        return winnable[-1] if winnable else None
+
+    @property
+    def drops(self) -> list[TurnReport]:
+        return [turn for turn in self.turns if turn.drop > 0]
+
+    def mistakes(self) -> list[TurnReport]:
+        """Actions that lost points or were mistakes given what their actor knew: costliest first."""
+        chosen = [turn for turn in self.turns if turn.drop or any(f.severity is Severity.MISTAKE for f in turn.flags)]
+        return sorted(chosen, key=lambda turn: (-turn.drop, turn.number))
+
+    @property
+    def wasted_clues(self) -> int:
+        """Clue tokens spent on hints that told their receiver nothing new (stalls included)."""
+        return sum(1 for turn in self.turns for flag in turn.flags if flag.kind in ("empty-hint", "stall"))
+
+    def summary(self) -> dict[str, Any]:
+        settings, final = self.record.settings, self.final
+        standard = settings.ending is Ending.STANDARD
+        last = self.last_winnable_turn
+        lost_at = None if last is None or last >= len(self.turns) else last + 1
+        return {
+            "players": list(self.record.seats),
+            "settings": settings.to_json(),
+            "score": final.score,
+            "max_score": self.max_score,
+            "rating": rating(final.score, settings.variant) if standard and final.end else None,
+            "won": final.won,
+            "end": final.end.value if final.end else None,
+            "turns": len(self.turns),
+            "deck_known": self.deck_known,
+            "winnable_from_start": self.winnable_from_start,
+            "last_winnable_turn": last,
+            "lost_at_turn": lost_at,
+            "best_scores": list(self.best) if self.deck_known else None,
+            "undecided_turns": list(self.undecided),
+            "continuation": [action.notation(self.record.seats) for action in self.continuation],
+            "drops": [
+                {"turn": turn.number, "words": turn.words(), "from": turn.best_before, "to": turn.best_after}
+                for turn in self.drops
+            ],
+            "mistakes": [_mistake_json(turn) for turn in self.mistakes()],
+            "wasted_clues": self.wasted_clues,
+            "deck_note": self.deck_note,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.summary()
+        data["turn_list"] = [turn.to_json() for turn in self.turns]
+        return data
+
+
+def _mistake_json(turn: TurnReport) -> dict[str, Any]:
+    reasons = [flag.reason for flag in turn.flags if flag.severity is Severity.MISTAKE]
+    return {"turn": turn.number, "words": turn.words(), "cost": turn.drop, "reasons": reasons}
+
+
+def analyze(record: GameRecord, seat: int | None = None, time_limit: float = TIME_LIMIT) -> Analysis:
+    """Analyse a recorded game; `seat` judges only that seat's actions."""
+    tracker = Tracker(record)
+    actions = list(turn_actions(tracker))
+    positions = [tracker.state_at(turn) for turn in range(len(actions) + 1)]
+    deck = known_deck(record)
+    best: list[int | None] = [None] * len(positions)
+    undecided: list[int] = []
+    continuation: tuple[Action, ...] = ()
+    note = None
+    calls = 0
+    if deck is None:
+        note = "the deck is not fully known (cards never revealed): the solver part is skipped; fill them in to add it"
+    else:
+        solutions = _best_scores(positions, deck, time_limit)
+        calls = len(solutions)
+        for number, solution in solutions.items():
+            if solution.verdict == "unknown":
+                undecided.append(number)
+        best = _spread(solutions, len(positions))
+        maximum = record.settings.variant.max_score
+        winnable = [number for number, score in enumerate(best) if score == maximum]
+        if winnable and not positions[-1].won:
+            continuation = solve_from(positions[winnable[-1]], deck, time_limit).line
+            calls += 1
+    reviewer = Reviewer(tracker)
+    turns = tuple(_report(action, reviewer, best, seat) for action in actions)
+    return Analysis(record, tracker.state, turns, tuple(best), tuple(sorted(undecided)), continuation, note, calls, reviewer)
+
+
+def _report(action: TurnAction, reviewer: Reviewer, best: Sequence[int | None], seat: int | None) -> TurnReport:
+    flags = tuple(reviewer.judge(action)) if seat is None or action.event.seat == seat else ()
+    number = action.number
+    return TurnReport(number, action.event.seat, action.event, action.before, action.after, best[number - 1], best[number], flags)
+
+
+def _best_scores(positions: Sequence[GameState], deck: Sequence[Card], time_limit: float) -> dict[int, Solution]:
+    """Solutions at the positions bisection needs: where two solved positions agree, all between agree."""
+    solved: dict[int, Solution] = {}
+
+    def at(number: int, ceiling: int | None) -> int:
+        if number not in solved:
+            solved[number] = solve_from(positions[number], deck, time_limit, ceiling=ceiling)
+        return solved[number].score
+
+    def fill(low: int, high: int) -> None:
+        if high - low <= 1 or at(low, None) == at(high, None):
+            return
+        middle = (low + high) // 2
+        at(middle, at(low, None))
+        fill(low, middle)
+        fill(middle, high)
+
+    last = len(positions) - 1
+    top = at(0, None)
+    at(last, top)
+    fill(0, last)
+    return solved
+
+
+def _spread(solved: dict[int, Solution], count: int) -> list[int | None]:
+    """Every position's best score: a position between two solved ones with equal scores shares them."""
+    numbers = sorted(solved)
+    best: list[int | None] = [None] * count
+    for low, high in pairwise(numbers):
+        for number in range(low, high):
+            best[number] = solved[low].score
+    best[numbers[-1]] = solved[numbers[-1]].score
+    return best

@@ -1,0 +1,160 @@
+"""Post-game analysis: flags worked out by hand, best scores against plain solving, real games end to end."""
+
+from __future__ import annotations
+
+import json
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+
+from deducer import GameRecord, Settings
+from deducer.actions import parse_event
+from deducer.complete import fill_unknown, known_deck, missing, unknown_positions
+from deducer.errors import RecordError
+from deducer.hanablive import export_game, import_game
+from deducer.loader import load_game
+from deducer.playout import playout
+from deducer.record import turn_states
+from deducer.settings import Ending
+from solver.analysis import analyze
+from solver.solve import solve_from
+from tests.helpers import full_deck
+
+ROOT = Path(__file__).resolve().parent.parent
+REAL = ROOT.parent / "shared" / "real_games"
+SUPPORTED_REAL = sorted(path for path in REAL.glob("*.json") if "rainbow" not in path.name)
+
+# Alice: r1 y2 g3 w4 b1, Bob: r3 b5 r1 w2 y3 (slot 1 first); then Alice draws g4, Bob y4, b4, r4, Alice g2.
+HANDS = ["r1 y2 g3 w4 b1", "r3 b5 r1 w2 y3"]
+ACTIONS = [
+    "Alice plays 1",  # 1: r1, a blind play: lucky
+    "Bob hints Alice 2",  # 2: touches y2
+    "Alice hints Bob 3",  # 3: touches r3 and y3
+    "Bob plays 1",  # 4: r3, known to be a 3 with no 2 played: could not be playable
+    "Alice hints Bob 1",  # 5: touches r1 (slot 3)
+    "Bob plays 3",  # 6: r1, already played: but a 1 with only r1 played is playable 12 times in 14
+    "Alice hints Bob 5",  # 7: touches b5 (slot 3)
+    "Bob discards 3",  # 8: b5, known to be a 5: critical (and the best score drops)
+    "Alice hints Bob 3",  # 9: y3, and the three new cards are not 3s
+    "Bob hints Alice 2",  # 10: y2 again, and Alice has drawn nothing since turn 2: nothing new
+    "Alice hints Bob 4",  # 11: r4 b4 y4
+    "Bob hints Alice 1",  # 12: touches b1 (slot 5)
+    "Alice discards 5",  # 13: b1, a 1 that is playable unless it is r1
+]
+
+
+def hand_made() -> GameRecord:
+    settings = Settings(players=2, ending=Ending.STANDARD)
+    deck = full_deck(settings, HANDS, "g4 y4 b4 r4 g2")
+    return GameRecord.from_deck(settings, deck, [parse_event(line, ("Alice", "Bob")) for line in ACTIONS])
+
+
+def test_each_flag_of_a_hand_made_game() -> None:
+    analysis = analyze(hand_made())
+    flags = {turn.number: [(flag.kind, flag.severity.value) for flag in turn.flags] for turn in analysis.turns}
+    assert flags[2] == flags[3] == flags[5] == flags[7] == flags[9] == flags[11] == flags[12] == []
+    assert flags[1] == [("lucky-play", "note")]
+    assert flags[4] == [("misplay", "mistake")]  # Bob knew it was a 3: no chance of being playable
+    assert flags[6] == [("gamble", "unlucky")]  # a good gamble that failed: not a mistake
+    assert flags[8] == [("critical-discard", "mistake")]  # a known 5
+    assert flags[10] == [("empty-hint", "mistake")]  # below 8 clue tokens
+    assert flags[13] == [("playable-discard", "mistake")]
+    chances = {turn.number: turn.flags[0].chances for turn in analysis.turns if turn.flags}
+    assert chances[4]["p_playable"] == 0
+    # Bob's slot 3 is a 1, and the "1" hint told him his other four cards are not. Unseen from his view:
+    # w1 3, b1 2 (Alice holds one), y1 3, g1 3, all playable, and r1 2 (one played): 11 playable of 13.
+    assert chances[6]["p_playable"] == pytest.approx(11 / 13)
+    assert chances[8]["p_critical"] == 1
+    # Alice's 1 (slot 5) when Bob holds nothing she cannot see as a 1... b1 w1 y1 g1 playable, r1 not.
+    assert 0.5 < chances[13]["p_playable"] < 1
+    # Full information: the b5 discard is the only drop, 25 -> 24, and it ends every chance of 25.
+    drops = [(turn.number, turn.best_before, turn.best_after, turn.words()) for turn in analysis.drops]
+    assert drops == [(8, 25, 24, "Bob discards b5, the last b5")]
+    assert analysis.last_winnable_turn == 7 and analysis.winnable_from_start is True
+    assert analysis.summary()["lost_at_turn"] == 8
+    # The continuation from turn 7 wins.
+    assert analysis.continuation
+    assert analysis.mistakes()[0].number == 8  # the costliest first
+    assert analysis.wasted_clues == 1
+
+
+def test_bisection_equals_solving_every_position() -> None:
+    for seed in range(6):
+        settings = Settings(players=2 + seed % 4, ending=Ending.STANDARD if seed % 3 else Ending.CROWNING)
+        record = playout(settings, seed=seed, noise=0.3)
+        assert record.deck is not None
+        analysis = analyze(record)
+        every = [solve_from(state, record.deck).score for state in turn_states(record)]
+        assert list(analysis.best) == every
+        assert all(later <= earlier for earlier, later in pairwise(every))
+
+
+@pytest.mark.parametrize("path", SUPPORTED_REAL + sorted((ROOT / "sample_games").glob("*.json")), ids=lambda path: path.name)
+def test_real_and_bundled_games_end_to_end(path: Path) -> None:
+    record = load_game(path)
+    analysis = analyze(record)
+    data = json.loads(json.dumps(analysis.to_json()))
+    assert {"score", "max_score", "winnable_from_start", "last_winnable_turn", "turn_list"} <= set(data)
+    assert len(data["turn_list"]) == analysis.final.turn
+    if known_deck(record) is None:
+        assert data["winnable_from_start"] is None and data["last_winnable_turn"] is None
+        return
+    best = data["best_scores"]
+    assert all(later <= earlier for earlier, later in pairwise(best))
+    assert best[-1] == analysis.final.score
+    last = data["last_winnable_turn"]
+    if analysis.final.won:
+        assert last == len(data["turn_list"])
+    elif last is not None:
+        assert best[last] == data["max_score"] and best[last + 1] < data["max_score"]
+        # The continuation from the last winnable turn wins.
+        assert data["continuation"]
+
+
+def test_a_hanablive_export_and_our_log_give_the_same_analysis(tmp_path: Path) -> None:
+    record = load_game(ROOT / "sample_games" / "3p_hanablive.json")
+    ours = tmp_path / "ours.json"
+    record.save(ours)
+    assert analyze(load_game(ours)).to_json() == analyze(record).to_json()
+    assert analyze(import_game(export_game(record))).to_json() == analyze(record).to_json()
+
+
+def test_unidentified_cards_are_unknown_and_can_be_filled_in(tmp_path: Path) -> None:
+    # A phone tracker's export: the cards left in one hand at the end were never identified.
+    original = json.loads((ROOT / "sample_games" / "3p_hanablive.json").read_text())
+    record = import_game(original)
+    final = turn_states(record)[-1]
+    blank = [item.uid for item in final.hands[1]]
+    for uid in blank:
+        original["deck"][uid] = {"suitIndex": -1, "rank": -1}
+    partial = import_game(original)
+    # (The cards never drawn are not kept once the deck is incomplete: they are unknown too.)
+    undrawn = list(range(final.drawn, len(original["deck"])))
+    assert partial.deck is None and unknown_positions(partial) == sorted(blank) + undrawn
+    drawn = export_game(partial)["deck"][: final.drawn]
+    assert drawn == original["deck"][: final.drawn]  # exported back as they came
+    analysis = analyze(partial)
+    assert analysis.winnable_from_start is None and analysis.deck_note
+    assert analysis.turns  # the knowledge part still judges every action
+    assert record.deck is not None
+    cards = [record.deck[uid] for uid in unknown_positions(partial)]
+    filled = fill_unknown(partial, cards)
+    assert filled.deck == record.deck
+    assert analyze(filled).summary()["best_scores"] == analyze(record).summary()["best_scores"]
+    with pytest.raises(RecordError, match="never identified"):
+        fill_unknown(partial, cards[:-1])
+    cards[0], cards[-1] = cards[-1], cards[0]
+    if cards[0] != cards[-1]:
+        with pytest.raises(RecordError):  # the hints Bob was given do not fit these cards
+            fill_unknown(partial, [cards[0]] * len(cards))
+
+
+def test_a_one_seat_recording_filled_in_is_the_full_game() -> None:
+    record = playout(Settings(players=3, ending=Ending.STANDARD), seed=9, noise=0.2)
+    seen = record.seen_by(1)
+    assert known_deck(seen) is None
+    assert analyze(seen).deck_note is not None
+    filled = fill_unknown(seen, missing(record, seen))
+    assert filled.deck == record.deck
+    assert analyze(filled).best == analyze(record).best
