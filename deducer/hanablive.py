@@ -17,6 +17,7 @@ from deducer.cards import Card, Suit, Variant
 from deducer.errors import HanabiError, RecordError
 from deducer.game import GameState
 from deducer.record import GameRecord, advance, deal, known_cards, replay
+from deducer.schema import HanabActionModel, HanabCardModel, HanabGameModel, HanabOptionsModel, validate
 from deducer.settings import DealOrder, Ending, Settings, Stuck
 
 SUITS: tuple[Suit, ...] = (Suit.RED, Suit.YELLOW, Suit.GREEN, Suit.BLUE, Suit.WHITE, Suit.MULTI)
@@ -31,51 +32,49 @@ def is_hanablive(data: Any) -> bool:
     return isinstance(data, Mapping) and "players" in data and "deck" in data and "actions" in data
 
 
-def settings_of(data: Mapping[str, Any]) -> Settings:
+def settings_of(game: HanabGameModel) -> Settings:
     """Our settings for a hanab.live game, refusing variants and options we do not support."""
-    options = data.get("options") or {}
-    name = options.get("variant", "No Variant")
-    if name not in VARIANTS:
+    options = game.options or HanabOptionsModel()
+    if options.variant not in VARIANTS:
         raise RecordError(
-            f"hanab.live variant {name!r} is not supported: only 'No Variant' and 'Black (6 Suits)' "
-            "(our Avalanche of Colours) follow the rules this program implements"
+            f"options.variant: hanab.live variant {options.variant!r} is not supported: only 'No Variant' and "
+            "'Black (6 Suits)' (our Avalanche of Colours) follow the rules this program implements"
         )
     for option in _UNSUPPORTED:
-        if options.get(option):
-            raise RecordError(f"hanab.live option {option!r} is not supported (it changes the rules)")
-    if options.get("startingPlayer", 0) not in (0, None):
-        raise RecordError("hanab.live option 'startingPlayer' is not supported: the first seat starts")
-    players = data.get("players")
-    if not isinstance(players, list) or not 2 <= len(players) <= 5:
-        raise RecordError(f"a hanab.live game has 2 to 5 players, not {players!r}")
+        if getattr(options, option):
+            raise RecordError(f"options.{option}: hanab.live option {option!r} is not supported (it changes the rules)")
+    if options.startingPlayer not in (0, None):
+        raise RecordError(f"options.startingPlayer: {options.startingPlayer} is not supported: the first seat starts")
     return Settings(
-        players=len(players),
-        variant=VARIANTS[name],
-        ending=Ending.CROWNING if options.get("allOrNothing") else Ending.STANDARD,
-        empty_hints=bool(options.get("emptyClues")),
+        players=len(game.players),
+        variant=VARIANTS[options.variant],
+        ending=Ending.CROWNING if options.allOrNothing else Ending.STANDARD,
+        empty_hints=bool(options.emptyClues),
         deal=DealOrder.PER_SEAT,
     )
 
 
-def import_game(data: Mapping[str, Any]) -> GameRecord:
-    """A hanab.live game as our record; every action is checked by the engine."""
+def import_game(data: Any) -> GameRecord:
+    """A hanab.live game as our record, validated against `deducer.schema.HanabGameModel`; every
+    action is checked by the engine."""
     if not is_hanablive(data):
         raise RecordError("not a hanab.live game: expected the keys 'players', 'deck' and 'actions'")
-    settings = settings_of(data)
-    seats = tuple(str(name) for name in data["players"])
+    game = validate(HanabGameModel, data)
+    settings = settings_of(game)
+    seats = tuple(game.players)
     suits = SUITS[: len(settings.variant.suits)]
-    deck = tuple(_card(item, suits, index) for index, item in enumerate(data["deck"]))
+    deck = tuple(_card(item, suits, index) for index, item in enumerate(game.deck))
     known = Counter(card for card in deck if card is not None)
     if len(deck) != settings.variant.deck_size or known - Counter(settings.variant.full_deck()):
         raise RecordError(
-            f"the hanab.live deck is not a full {settings.variant.value} deck of {settings.variant.deck_size} cards"
+            f"deck: {len(deck)} cards that are not a full {settings.variant.value} deck of {settings.variant.deck_size}"
         )
     try:
         state = deal(GameState.new(settings, seats), deck)
     except HanabiError as error:
         raise RecordError(f"the deal: {error}") from None
     actions: list[Event] = []
-    for number, item in enumerate(data["actions"], 1):
+    for index, item in enumerate(game.actions):
         try:
             action = _action(state, item, suits)
             actions.append(action)
@@ -83,32 +82,27 @@ def import_game(data: Mapping[str, Any]) -> GameRecord:
                 break
             state = advance(state, state.complete(action), deck)
         except HanabiError as error:
-            raise RecordError(f"hanab.live action {number} {dict(item)!r}: {error}", number) from None
+            raise RecordError(f"actions[{index}] {item.model_dump()}: {error}", index + 1) from None
     extras = {key: value for key, value in data.items() if key not in ("players", "deck", "actions")}
     record = GameRecord.from_deck(settings, deck, actions, seats)
     meta = {"source": "hanab.live", "hanablive": extras, "keys": list(data)}
     return GameRecord(record.settings, record.seats, record.events, record.deck, meta=meta)
 
 
-def _card(item: Any, suits: tuple[Suit, ...], index: int) -> Card | None:
+def _card(item: HanabCardModel, suits: tuple[Suit, ...], index: int) -> Card | None:
     """A deck entry; `{"suitIndex": -1, "rank": -1}` (as trackers export a card never identified) is None."""
-    try:
-        if item["suitIndex"] == -1 and item["rank"] == -1:
-            return None
-        suit, rank = item["suitIndex"], item["rank"]
-        if isinstance(suit, bool) or not isinstance(suit, int) or not 0 <= suit < len(suits) or not isinstance(rank, int):
-            raise ValueError
-        return Card(suits[int(suit)], rank)
-    except (KeyError, TypeError, ValueError, HanabiError):
+    if item.suitIndex == -1 and item.rank == -1:
+        return None
+    if not 0 <= item.suitIndex < len(suits) or not 1 <= item.rank <= 5:
         raise RecordError(
-            f"deck card {index}: {item!r} is not a {{suitIndex, rank}} card of this variant (-1, -1 for an unknown card)"
-        ) from None
+            f"deck[{index}]: {item.model_dump()} is not a card of this variant "
+            f"(suitIndex 0-{len(suits) - 1}, rank 1-5; -1, -1 for a card never identified)"
+        )
+    return Card(suits[item.suitIndex], item.rank)
 
 
-def _action(state: GameState, item: Mapping[str, Any], suits: tuple[Suit, ...]) -> Event:
-    kind, target, value = item.get("type"), item.get("target"), item.get("value")
-    if not isinstance(target, int) or isinstance(target, bool):
-        raise RecordError("the action has no whole-number 'target'")
+def _action(state: GameState, item: HanabActionModel, suits: tuple[Suit, ...]) -> Event:
+    kind, target, value = item.type, item.target, item.value
     seat = state.current
     if kind in (PLAY, DISCARD):
         slots = [slot for slot, card in enumerate(state.hands[seat], 1) if card.uid == target]
@@ -116,22 +110,21 @@ def _action(state: GameState, item: Mapping[str, Any], suits: tuple[Suit, ...]) 
             raise RecordError(f"card {target} of the deck is not in {state.name(seat)}'s hand (deck plays are not supported)")
         return Play(seat, slots[0]) if kind == PLAY else Discard(seat, slots[0])
     if kind in (COLOUR_CLUE, RANK_CLUE):
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise RecordError(f"clue value {value!r} is not a whole number")
-        if kind == COLOUR_CLUE and not 0 <= value < len(suits):
-            raise RecordError(f"colour clue value {value!r} is not a colour of this variant")
-        if kind == RANK_CLUE and not 1 <= value <= 5:
-            raise RecordError(f"rank clue value {value!r} is not a rank from 1 to 5")
-        clue = Clue(suit=suits[value]) if kind == COLOUR_CLUE else Clue(rank=value)
+        if kind == COLOUR_CLUE:
+            if value is None or not 0 <= value < len(suits):
+                raise RecordError(f"colour clue value {value!r} is not a colour of this variant (0-{len(suits) - 1})")
+            clue = Clue(suit=suits[value])
+        else:
+            if value is None or not 1 <= value <= 5:
+                raise RecordError(f"rank clue value {value!r} is not a rank from 1 to 5")
+            clue = Clue(rank=value)
         if 0 <= target < state.settings.players and any(item.card is None for item in state.hands[target]):
             # A card never identified: which of those the clue touched is not in the export.
             hand = state.hands[target]
-            touched = tuple(slot for slot, item in enumerate(hand, 1) if item.card is not None and clue.touches(item.card))
+            touched = tuple(slot for slot, card in enumerate(hand, 1) if card.card is not None and clue.touches(card.card))
             return Hint(seat, target, clue, touched, partial=True)
         return Hint(seat, target, clue)
-    if kind == GAME_OVER:
-        return Terminate(target if 0 <= target < state.settings.players else seat, int(value or 0))
-    raise RecordError(f"unknown hanab.live action type {kind!r}")
+    return Terminate(target if 0 <= target < state.settings.players else seat, value or 0)
 
 
 def _deck_card(card: Card | None, suits: tuple[Suit, ...]) -> dict[str, int]:
@@ -170,7 +163,7 @@ def export_game(record: GameRecord) -> dict[str, Any]:
         elif not isinstance(event, (Move, Draw)):
             raise RecordError(f"{event.notation(record.seats)} has no hanab.live equivalent")
     extras = dict(record.meta.get("hanablive", {}))
-    options = dict(extras.get("options", {}))
+    options = dict(extras.get("options") or {})
     if settings.variant is not Variant.BASE or "variant" in options:
         options["variant"] = {variant: name for name, variant in VARIANTS.items()}[settings.variant]
     if settings.empty_hints:

@@ -70,6 +70,7 @@ class Knowledge:
     cards: tuple[CardKnowledge, ...]
     approximate: bool
     exact_probabilities: bool
+    total: int | None = None  # the weight of every deal the view allows (None when estimated)
 
     def card(self, seat: int, slot: int) -> CardKnowledge:
         return next(card for card in self.cards if (card.seat, card.slot) == (seat, slot))
@@ -120,14 +121,13 @@ def knowledge(
     copies = unseen_copies(state, seat)
     variant = state.settings.variant
     allowed = [allowed_identities(facts.get(item.uid, NO_FACTS), variant) for _, _, item in hidden]
-    exact = True
+    total = None
     try:
         counted = count(allowed, copies, budget)
         if counted.total == 0:
             raise ContradictionError(explain(state, hidden, allowed, copies))
-        probabilities = counted.probabilities
+        probabilities, total = counted.probabilities, counted.total
     except TooLarge:
-        exact = False
         sets = candidates(allowed, copies)
         if isinstance(sets, Violation):
             raise ContradictionError(explain(state, hidden, allowed, copies)) from None
@@ -141,7 +141,7 @@ def knowledge(
         and seat != recorder
         and any(item.card is None for owner, hand in enumerate(state.hands) if owner != seat for item in hand)
     )
-    return Knowledge("public" if seat is None else state.seats[seat], cards, partial, exact)
+    return Knowledge("public" if seat is None else state.seats[seat], cards, partial, total is not None, total)
 
 
 def _card_knowledge(

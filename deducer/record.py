@@ -21,7 +21,6 @@ from typing import Any
 
 from deducer.actions import (
     DEFAULT_SEATS,
-    Clue,
     Discard,
     Draw,
     Event,
@@ -32,9 +31,20 @@ from deducer.actions import (
     Terminate,
     resolve_seat,
 )
-from deducer.cards import Card, Suit, format_cards, parse_cards
-from deducer.errors import HanabiError, NotationError, RecordError
+from deducer.cards import Card, format_cards
+from deducer.errors import HanabiError, RecordError
 from deducer.game import GameState
+from deducer.schema import (
+    DiscardModel,
+    DrawModel,
+    EventModel,
+    HintModel,
+    LogModel,
+    MoveModel,
+    PassModel,
+    PlayModel,
+    validate,
+)
 from deducer.settings import Settings
 
 FORMAT = "hanabi-deducer"
@@ -113,34 +123,30 @@ class GameRecord:
         return data
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> GameRecord:
+    def from_json(cls, data: Any) -> GameRecord:
+        """A record from its JSON form, validated against `deducer.schema.LogModel`."""
         if not isinstance(data, Mapping) or data.get("format") != FORMAT:
             raise RecordError(f"not a {FORMAT} record (its 'format' field should say {FORMAT!r})")
         if data.get("version") != VERSION:
             raise RecordError(f"record version {data.get('version')!r} is not supported (this program reads {VERSION})")
+        log = validate(LogModel, data)
         try:
-            settings = Settings.from_json(data.get("settings", {}))
-            seats = tuple(str(name) for name in data.get("seats", DEFAULT_SEATS[: settings.players]))
+            settings = Settings(**dict(log.settings))
+            seats = tuple(log.seats) if log.seats is not None else DEFAULT_SEATS[: settings.players]
             GameState.new(settings, seats)
-            recorder = data.get("recorder")
-            deck = data.get("deck")
-            parsed_deck = tuple(parse_cards(deck)) if deck is not None else None
         except HanabiError as error:
             raise RecordError(f"record header: {error}") from None
+        try:
+            recorder = None if log.recorder is None else resolve_seat(log.recorder, seats)
+        except HanabiError as error:
+            raise RecordError(f"recorder: {error}") from None
         events = []
-        for number, item in enumerate(data.get("events", []), 1):
+        for index, item in enumerate(log.events):
             try:
-                events.append(event_from_json(item, seats))
+                events.append(_event(item, seats))
             except HanabiError as error:
-                raise RecordError(f"event {number}: {error}", number) from None
-        return cls(
-            settings,
-            seats,
-            tuple(events),
-            deck=parsed_deck,
-            recorder=None if recorder is None else _seat(recorder, seats),
-            meta=dict(data.get("meta", {})),
-        )
+                raise RecordError(f"events[{index}]{error}", index + 1) from None
+        return cls(settings, seats, tuple(events), deck=log.deck, recorder=recorder, meta=log.meta)
 
     def dumps(self) -> str:
         """The record as JSON text, one event a line."""
@@ -174,12 +180,6 @@ def atomic_write(path: Path, text: str) -> None:
         raise
 
 
-def _seat(value: Any, seats: Sequence[str]) -> int:
-    if not isinstance(value, str):
-        raise NotationError(f"no seat called {value!r}: the seats are {', '.join(seats)}")
-    return resolve_seat(value, seats)
-
-
 def event_to_json(event: Event, seats: Sequence[str]) -> dict[str, Any]:
     """One event as a JSON object keyed by its kind, whose value is the acting seat."""
     who = seats[event.seat]
@@ -206,42 +206,27 @@ def event_to_json(event: Event, seats: Sequence[str]) -> dict[str, Any]:
     return {"end": who, "code": event.code}
 
 
-def event_from_json(data: Any, seats: Sequence[str]) -> Event:
-    """The inverse of `event_to_json`."""
-    if not isinstance(data, Mapping):
-        raise NotationError(f"an event is a JSON object, not {data!r}")
-    kinds = [key for key in ("draw", "hint", "play", "discard", "move", "pass", "end") if key in data]
-    if len(kinds) != 1:
-        raise NotationError(f"cannot tell what kind of event {dict(data)!r} is")
-    kind = kinds[0]
-    seat = _seat(data[kind], seats)
-    card = None if data.get("card") is None else Card.parse(str(data["card"]))
-    try:
-        if kind == "draw":
-            return Draw(seat, card)
-        if kind == "hint":
-            touched = data.get("touched")
-            return Hint(
-                seat,
-                _seat(data["target"], seats),
-                Clue.parse(str(data["clue"])),
-                None if touched is None else tuple(int(slot) for slot in touched),
-                partial=data.get("partial") is True,
-            )
-        if kind == "play":
-            announce = data.get("announce")
-            return Play(seat, int(data["slot"]), card, None if announce is None else Suit.parse(announce))
-        if kind == "discard":
-            return Discard(seat, int(data["slot"]), card)
-        if kind == "move":
-            return Move(seat, int(data["from"]), int(data["to"]))
-        if kind == "pass":
-            return Pass(seat)
-        return Terminate(seat, int(data.get("code", 0)))
-    except (KeyError, TypeError, ValueError) as error:
-        if isinstance(error, HanabiError):
-            raise
-        raise NotationError(f"{kind} event {dict(data)!r} is missing or has a bad field: {error}") from None
+def _event(item: EventModel, seats: Sequence[str]) -> Event:
+    def seat(field: str, name: str) -> int:
+        try:
+            return resolve_seat(name, seats)
+        except HanabiError as error:
+            raise RecordError(f".{field}: {error}") from None
+
+    if isinstance(item, DrawModel):
+        return Draw(seat("draw", item.draw), item.card)
+    if isinstance(item, HintModel):
+        touched = None if item.touched is None else tuple(item.touched)
+        return Hint(seat("hint", item.hint), seat("target", item.target), item.clue, touched, item.partial)
+    if isinstance(item, PlayModel):
+        return Play(seat("play", item.play), item.slot, item.card, item.announce)
+    if isinstance(item, DiscardModel):
+        return Discard(seat("discard", item.discard), item.slot, item.card)
+    if isinstance(item, MoveModel):
+        return Move(seat("move", item.move), item.source, item.dest)
+    if isinstance(item, PassModel):
+        return Pass(seat("pass", item.pass_))
+    return Terminate(seat("end", item.end), item.code)
 
 
 def deal(state: GameState, deck: Sequence[Card | None]) -> GameState:
@@ -311,11 +296,23 @@ def turn_states(record: GameRecord) -> list[GameState]:
 
 
 def load_json(path: str | os.PathLike[str]) -> Any:
-    """Read a JSON file, turning I/O and syntax problems into `RecordError`."""
+    """Read a JSON file, turning I/O, encoding and syntax problems into `RecordError`."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
+        with open(path, "rb") as handle:
+            raw = handle.read()
     except OSError as error:
-        raise RecordError(f"cannot read {path}: {error.strerror}") from None
+        raise RecordError(f"cannot read {path}: {error.strerror or error}") from None
+    return parse_json(raw, str(path))
+
+
+def parse_json(raw: bytes | str, name: str = "the input") -> Any:
+    """JSON text (UTF-8 if bytes) as Python values, or a `RecordError` saying why it is not JSON."""
+    try:
+        text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
+        return json.loads(text)
+    except UnicodeDecodeError as error:
+        raise RecordError(f"{name} is not UTF-8 text (byte {error.start}): not a game file") from None
     except json.JSONDecodeError as error:
-        raise RecordError(f"{path} is not valid JSON: {error}") from None
+        raise RecordError(f"{name} is not valid JSON: {error}") from None
+    except RecursionError:
+        raise RecordError(f"{name} nests too deeply to be a game file") from None

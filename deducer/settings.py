@@ -67,29 +67,3 @@ class Settings:
 
     def to_json(self) -> dict[str, Any]:
         return {key: value.value if isinstance(value, Enum) else value for key, value in asdict(self).items()}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Settings:
-        """Settings from a JSON object; missing keys take the defaults."""
-        known = {"players", "variant", "ending", "empty_hints", "choreography", "deal", "stuck"}
-        unknown = set(data) - known
-        if unknown:
-            raise NotationError(f"unknown setting(s): {', '.join(sorted(unknown))}")
-        kinds: dict[str, type[Enum]] = {"variant": Variant, "ending": Ending, "deal": DealOrder, "stuck": Stuck}
-        values: dict[str, Any] = {}
-        for key, value in data.items():
-            if key in kinds:
-                try:
-                    values[key] = kinds[key](value)
-                except ValueError:
-                    choices = ", ".join(str(member.value) for member in kinds[key])
-                    raise NotationError(f"setting {key}={value!r}: expected one of {choices}") from None
-            elif key == "players":
-                if not isinstance(value, int) or isinstance(value, bool):
-                    raise NotationError(f"setting players={value!r}: expected a whole number")
-                values[key] = value
-            else:
-                if not isinstance(value, bool):
-                    raise NotationError(f"setting {key}={value!r}: expected true or false")
-                values[key] = value
-        return cls(**values)

@@ -21,10 +21,14 @@ from deducer.knowledge import CardKnowledge, Knowledge
 from deducer.loader import load_game
 from deducer.record import GameRecord, replay
 from deducer.rules import rating
+from deducer.schema import log_schema
 from deducer.settings import Ending
 from deducer.tracker import Tracker
+from hanabi.crash import one_line
 
-app = typer.Typer(help="Hanabi deduction assistant and solver.", no_args_is_help=True, add_completion=False)
+app = typer.Typer(
+    help="Hanabi deduction assistant and solver.", no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False
+)
 console = Console()
 errors = Console(stderr=True)
 
@@ -42,15 +46,24 @@ JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a 
 
 
 def reports_errors(command: Callable[P, R]) -> Callable[P, R]:
-    """Turn library errors into a one-line message and exit status 1."""
+    """Turn library errors into a one-line message and exit status 1; any other error (a bug) into
+    one line naming the report file, exit status 70. Never a traceback."""
 
     @wraps(command)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return command(*args, **kwargs)
         except HanabiError as error:
-            errors.print(f"[bold red]error:[/] {error}", highlight=False)
+            errors.print(f"[bold red]error:[/] {error}", highlight=False, soft_wrap=True)
             raise typer.Exit(1) from None
+        except (typer.TyperException, typer.Exit, typer.Abort):
+            raise
+        except KeyboardInterrupt:
+            errors.print("interrupted")
+            raise typer.Exit(130) from None
+        except Exception as error:
+            errors.print(f"[bold red]error:[/] {one_line(error)}", highlight=False, soft_wrap=True)
+            raise typer.Exit(70) from None
 
     return wrapper
 
@@ -220,3 +233,9 @@ def knowledge_command(
         header += " [yellow](probabilities estimated; candidates exact)[/]"
     console.print(header)
     console.print(Columns([card_grid(card, state) for card in view.cards]))
+
+
+@app.command("schema")
+def schema_command() -> None:
+    """Print the JSON Schema of our game log format (also in deducer/record.schema.json)."""
+    typer.echo(json.dumps(log_schema(), indent=2, ensure_ascii=False))

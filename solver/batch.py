@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from deducer.cards import Card, parse_cards
+from deducer.cards import Card
 from deducer.errors import HanabiError, NotationError
+from deducer.record import parse_json
+from deducer.schema import DealLineModel, validate
 from deducer.settings import Settings
 from solver.solve import solve
-
-_KEYS = {"deck", "players", "rules", "variant", "deal", "choreography", "empty_hints", "stuck", "time_limit", "seed"}
 
 
 @dataclass(frozen=True)
@@ -25,31 +24,29 @@ class Job:
     settings: Settings
     deck: tuple[Card, ...]
     time_limit: float | None = None
+    label: str = ""
 
 
-def job_from_json(data: dict[str, Any], time_limit: float | None = None) -> Job:
-    """A job from `{"deck": "r1 g3 ...", "players": 3, "rules": "crowning", ...}` (missing keys: defaults)."""
-    unknown = set(data) - _KEYS
-    if unknown:
-        raise NotationError(f"unknown key(s) {', '.join(sorted(unknown))}")
-    settings = Settings.from_json(
-        {
-            "players": data.get("players", 3),
-            "variant": data.get("variant", "base"),
-            "ending": data.get("rules", "crowning"),
-            "deal": data.get("deal", "round-robin"),
-            "choreography": data.get("choreography", False),
-            "empty_hints": data.get("empty_hints", False),
-            "stuck": data.get("stuck", "lose"),
-        }
+def job_from_json(data: Any, time_limit: float | None = None) -> Job:
+    """A job from `{"deck": "r1 g3 ...", "players": 3, "rules": "crowning", ...}` (missing keys: defaults),
+    validated against `deducer.schema.DealLineModel`."""
+    line = validate(DealLineModel, data)
+    settings = Settings(
+        players=line.players,
+        variant=line.variant,
+        ending=line.rules,
+        deal=line.deal,
+        choreography=line.choreography,
+        empty_hints=line.empty_hints,
+        stuck=line.stuck,
     )
-    if "deck" in data:
-        deck = tuple(parse_cards(str(data["deck"])))
-    elif "seed" in data:
-        deck = tuple(settings.variant.shuffled_deck(int(data["seed"])))
+    if line.deck is not None:
+        deck = line.deck
+    elif line.seed is not None:
+        deck = tuple(settings.variant.shuffled_deck(line.seed))
     else:
         raise NotationError("a deal needs a 'deck' (or a 'seed')")
-    return Job(settings, deck, data.get("time_limit", time_limit))
+    return Job(settings, deck, line.time_limit if line.time_limit is not None else time_limit)
 
 
 def run_job(job: Job) -> dict[str, Any]:
@@ -57,7 +54,7 @@ def run_job(job: Job) -> dict[str, Any]:
     try:
         return solve(job.settings, job.deck, job.time_limit).to_json()
     except HanabiError as error:
-        return {"error": str(error)}
+        return {"error": f"{job.label}: {error}" if job.label else str(error)}
 
 
 def read_jobs(lines: Iterable[str], time_limit: float | None = None) -> list[Job | str]:
@@ -67,8 +64,8 @@ def read_jobs(lines: Iterable[str], time_limit: float | None = None) -> list[Job
         if not line.strip():
             continue
         try:
-            jobs.append(job_from_json(json.loads(line), time_limit))
-        except (json.JSONDecodeError, HanabiError, TypeError, ValueError) as error:
+            jobs.append(replace(job_from_json(parse_json(line, "it"), time_limit), label=f"line {number}"))
+        except HanabiError as error:
             jobs.append(f"line {number}: {error}")
     return jobs
 

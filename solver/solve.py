@@ -132,9 +132,17 @@ _ENDED = {
 
 
 def _check_deck(settings: Settings, deck: Sequence[Card]) -> None:
-    if Counter(deck) != Counter(settings.variant.full_deck()):
+    given, full = Counter(deck), Counter(settings.variant.full_deck())
+    if given != full:
+        extra, missing = given - full, full - given
+        problems = [f"{len(deck)} cards given"]
+        if extra:
+            problems.append("too many " + " ".join(f"{card}" for card in sorted(extra.elements())))
+        if missing:
+            problems.append(f"{sum(missing.values())} missing")
         raise SolverError(
-            f"the solver needs the whole {settings.variant.value} deck of {settings.variant.deck_size} cards, in order"
+            f"the solver needs the whole {settings.variant.value} deck of {settings.variant.deck_size} cards, in order "
+            f"({', '.join(problems)})"
         )
 
 
