@@ -19,7 +19,7 @@ cannot have received is refused, naming the event).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from deducer.actions import Draw, Event, Hint
@@ -86,4 +86,28 @@ def fill_unknown(record: GameRecord, cards: Sequence[Card]) -> GameRecord:
         events.append(event)
     filled = replace(record, events=tuple(events), deck=tuple(full), recorder=None)
     replay(filled)  # every hint must fit the cards now known
+    return filled
+
+
+def identify(record: GameRecord, cards: Mapping[int, Card]) -> GameRecord:
+    """The record with some of its unknown cards given (deck position -> card), the others left unknown.
+    Given every one, the game becomes fully known (`fill_unknown`); otherwise the cards drawn are set in
+    their draws (the cards never drawn cannot be kept without the whole deck). `RecordError` if they do
+    not fit the copies or the hints."""
+    gaps = unknown_positions(record)
+    stray = sorted(set(cards) - set(gaps))
+    if stray:
+        raise RecordError(f"deck position(s) {', '.join(str(uid + 1) for uid in stray)} are not unknown cards of this game")
+    if set(gaps) <= set(cards):
+        return fill_unknown(record, [cards[uid] for uid in gaps])
+    events: list[Event] = []
+    drawn = 0
+    for event in record.events:
+        if isinstance(event, Draw):
+            if event.card is None and drawn in cards:
+                event = Draw(event.seat, cards[drawn])
+            drawn += 1
+        events.append(event)
+    filled = replace(record, events=tuple(events))
+    replay(filled)  # copies and hints must fit
     return filled

@@ -206,6 +206,12 @@ def event_to_json(event: Event, seats: Sequence[str]) -> dict[str, Any]:
     return {"end": who, "code": event.code}
 
 
+def event_from_json(data: Any, seats: Sequence[str]) -> Event:
+    """One event from its JSON object (as `event_to_json` writes it), validated; `RecordError` names the field."""
+    item: EventModel = validate(EventModel, data)  # type: ignore[arg-type]
+    return _event(item, seats)
+
+
 def _event(item: EventModel, seats: Sequence[str]) -> Event:
     def seat(field: str, name: str) -> int:
         try:

@@ -7,6 +7,7 @@ import sys
 import hanabi.advise
 import hanabi.analyze
 import hanabi.record
+import hanabi.serve
 import hanabi.solve  # noqa: F401  (each module registers its commands)
 from hanabi.cli import app, errors
 from hanabi.crash import one_line

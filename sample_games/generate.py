@@ -50,6 +50,7 @@ def main() -> None:
         "5p_base_seat_alice.json": bot_game(
             Settings(players=5), 15, ("Alice", "Bob", "Cathy", "Donald", "Emily"), moves=True
         ).seen_by(0),
+        "3p_base_seat_alice.json": bot_game(Settings(players=3), 17, ("Alice", "Bob", "Cathy"), moves=True).seen_by(0),
     }
     for name, record in samples.items():
         record.save(HERE / name)

@@ -1,0 +1,1 @@
+"""The table companion: a phone web app over the knowledge tracker (`hanabi serve`)."""

@@ -1,0 +1,297 @@
+"""The table companion: its handlers through the framework's test client, and the whole app in a real browser."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from deducer.actions import Draw
+from deducer.cards import Card
+from deducer.complete import unknown_positions
+from deducer.hanablive import export_game
+from deducer.loader import load_game
+from deducer.record import GameRecord, event_to_json
+from deducer.settings import Settings
+from deducer.tracker import Tracker
+from hanabi.main import app as cli
+from hanabi.web.app import create_app
+from tests.companion import Driver, Server, chromium
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "sample_games" / "3p_base_seat_alice.json"
+ARTEFACTS = ROOT / "test-artifacts"
+
+
+def new_game(client: TestClient, **options: Any) -> dict[str, Any]:
+    body = {"players": 3, "seats": ["Alice", "Bob", "Cathy"], "me": "Alice"} | options
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 200, response.text
+    view: dict[str, Any] = response.json()
+    return view
+
+
+def send(client: TestClient, view: dict[str, Any], event: dict[str, Any]) -> dict[str, Any]:
+    response = client.post(f"/api/games/{view['id']}/events", json={"version": view["version"], "event": event})
+    assert response.status_code == 200, response.text
+    result: dict[str, Any] = response.json()
+    return result
+
+
+def record_sample(client: TestClient, view: dict[str, Any], stop: int | None = None, start: int = 0) -> dict[str, Any]:
+    """Send the sample's events from `start` to `stop` (the recorder's own draws are filled in by the companion)."""
+    sample = load_game(SAMPLE)
+    for event in sample.events[start:stop]:
+        if isinstance(event, Draw) and event.seat == 0:
+            continue
+        view = send(client, view, event_to_json(event, sample.seats))
+    return view
+
+
+def full_sample() -> GameRecord:
+    """The fully known game that `3p_base_seat_alice.json` records from Alice's seat."""
+    spec = importlib.util.spec_from_file_location("generate", ROOT / "sample_games" / "generate.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    full: GameRecord = module.bot_game(Settings(players=3), 17, ("Alice", "Bob", "Cathy"), moves=True)
+    return full
+
+
+def test_a_whole_game_through_the_handlers(tmp_path: Path) -> None:
+    client = TestClient(create_app(tmp_path))
+    view = new_game(client)
+    assert view["phase"] == "deal" and view["version"] == 1  # Alice's first card is drawn unseen by itself
+    view = record_sample(client, view)
+    assert view["phase"] == "over" and view["state"]["rating"]
+    saved = load_game(tmp_path / f"{view['id']}.json")
+    sample = load_game(SAMPLE)
+    assert (saved.settings, saved.seats, saved.events, saved.recorder) == (sample.settings, sample.seats, sample.events, 0)
+    assert client.get("/api/games").json()[0]["id"] == view["id"]
+    assert client.get(f"/api/games/{view['id']}/advice").json()["advice"] == []  # the game is over
+    # The review offers, for each card never revealed, identities that include the real one.
+    full = full_sample()
+    assert full.seen_by(0).events == sample.events and full.deck is not None
+    truth = {entry["position"]: str(full.deck[entry["position"]]) for entry in view["review"]}
+    assert truth and all(truth[entry["position"]] in entry["fits"] for entry in view["review"])
+    blank = client.post(f"/api/games/{view['id']}/export", json={"version": view["version"], "format": "hanablive"})
+    assert blank.status_code == 200 and "attachment" in blank.headers["content-disposition"]
+    assert sum(card == {"suitIndex": -1, "rank": -1} for card in blank.json()["deck"]) == len(truth)
+    filled = client.post(
+        f"/api/games/{view['id']}/export", json={"version": view["version"], "format": "hanablive", "cards": truth}
+    )
+    assert filled.status_code == 200, filled.text
+    assert filled.json()["deck"] == export_game(full)["deck"]
+    wrong = dict(truth)
+    first = next(iter(wrong))
+    wrong[first] = (
+        next(card for card in view["review"][0]["fits"] if card != truth[first]) if len(view["review"][0]["fits"]) > 1 else "m5"
+    )
+    refused = client.post(f"/api/games/{view['id']}/export", json={"version": view["version"], "format": "log", "cards": wrong})
+    assert refused.status_code == 400 and "deck" in refused.json()["error"]
+
+
+def test_advice_on_my_turn(tmp_path: Path) -> None:
+    client = TestClient(create_app(tmp_path))
+    view = record_sample(client, new_game(client), 15)  # the deal: Alice to act
+    assert view["phase"] == "turn" and view["actor"] == 0 and view["advice_due"]
+    advice = client.get(f"/api/games/{view['id']}/advice").json()
+    assert advice["version"] == view["version"] and advice["advice"]
+    assert {"action", "kind", "reason"} <= set(advice["advice"][0])
+    later = send(client, view, event_to_json(load_game(SAMPLE).events[15], ("Alice", "Bob", "Cathy")))
+    assert not later["advice_due"]  # Bob's turn: the page shows the advice only for the recorder
+
+
+def test_bad_requests_get_a_clear_4xx(tmp_path: Path) -> None:
+    client = TestClient(create_app(tmp_path), raise_server_exceptions=False)
+    view = new_game(client)
+    game = view["id"]
+    cases: list[tuple[str, str, Any, int, str]] = [
+        ("get", "/api/games/nope", None, 404, "no game 'nope'"),
+        ("get", "/api/games/..%2F..%2Fetc", None, 404, ""),
+        ("post", f"/api/games/{game}/events", {"version": 1, "event": {"draw": "Bob", "card": "z9"}}, 400, "not a card"),
+        ("post", f"/api/games/{game}/events", {"version": 1, "event": {"play": "Bob", "slot": 9}}, 400, "slot: expected a whole"),
+        ("post", f"/api/games/{game}/events", {"version": 1, "event": {"draw": "Cathy", "card": "r1"}}, 400, "Bob"),
+        ("post", f"/api/games/{game}/events", {"version": 0, "event": {"draw": "Bob", "card": "r1"}}, 409, "another tab"),
+        ("post", f"/api/games/{game}/events", {"version": 1}, 400, "give the event"),
+        ("post", f"/api/games/{game}/events", {"event": {}}, 422, "version"),
+        ("post", f"/api/games/{game}/events", [1, 2], 422, ""),
+        ("post", f"/api/games/{game}/undo", {"version": 1}, 400, "nothing to undo"),
+        ("post", f"/api/games/{game}/fix", {"version": 1, "number": 7, "text": "Bob draws r1"}, 400, "no event 7"),
+        ("post", f"/api/games/{game}/export", {"version": 1, "format": "pdf"}, 400, "export format"),
+        ("post", "/api/games", {"players": 9}, 422, "players"),
+        ("post", "/api/games", {"seats": ["A", "A", "B"]}, 400, "distinct"),
+        ("post", "/api/games", {"me": "Zed"}, 400, "no seat called 'Zed'"),
+    ]
+    for method, url, body, status, text in cases:
+        response = client.request(method.upper(), url, json=body)
+        assert response.status_code == status, (url, body, response.text)
+        assert text in response.json()["error"], (url, body, response.text)
+    assert client.get(f"/api/games/{game}").json()["version"] == 1  # nothing was recorded
+    rng = random.Random(3)
+    junk: list[Any] = [None, 0, "x", [], {}, {"version": -1}, {"version": 1, "event": []}, {"version": 1, "text": "x" * 500}]
+    for _ in range(60):
+        shaped = {"version": rng.choice([1, "1", None]), "event": {rng.choice(["play", "hint", "draw"]): rng.choice(junk)}}
+        response = client.post(f"/api/games/{game}/events", json=rng.choice([*junk, shaped]))
+        assert 400 <= response.status_code < 500 and "error" in response.json(), response.text
+
+
+def test_undo_fix_and_two_tabs(tmp_path: Path) -> None:
+    client = TestClient(create_app(tmp_path))
+    sample = load_game(SAMPLE)
+    view = record_sample(client, new_game(client), 15)  # the deal
+    game = view["id"]
+    # Two tabs on the version: the first records, the second is told to catch up and sees the event.
+    first = send(client, view, event_to_json(sample.events[15], sample.seats))
+    second = client.post(f"/api/games/{game}/events", json={"version": view["version"], "event": {"pass": "Alice"}})
+    assert second.status_code == 409 and "another tab" in second.json()["error"]
+    assert client.get(f"/api/games/{game}").json()["version"] == first["version"]
+    # Undo takes back Alice's play and the unseen draw the companion recorded after it.
+    play = next(i for i, event in enumerate(sample.events) if i > 15 and event.seat == 0 and not isinstance(event, Draw))
+    view = record_sample(client, first, play + 1, start=16)
+    assert isinstance(sample.events[play + 1], Draw) and view["log"][-1]["auto"]
+    undone = client.post(f"/api/games/{game}/undo", json={"version": view["version"]}).json()
+    assert undone["version"] == play and undone["undone"][0] == sample.events[play].notation(sample.seats)
+    assert load_game(tmp_path / f"{game}.json").events == sample.events[:play]
+    # Fix: the last card Bob was dealt becomes another card that is left; an impossible fix changes nothing.
+    fresh = record_sample(client, new_game(client), 15)
+    number = max(entry["number"] for entry in fresh["log"] if entry["text"].startswith("Bob draws"))
+    other = next(card for card, left in fresh["pad"].items() if left > 0 and card != fresh["log"][number - 1]["card"])
+    fixed = client.post(
+        f"/api/games/{fresh['id']}/fix", json={"version": fresh["version"], "number": number, "text": f"Bob draws {other}"}
+    )
+    assert fixed.status_code == 200, fixed.text
+    assert fixed.json()["log"][number - 1]["text"] == f"Bob draws {other}"
+    assert load_game(tmp_path / f"{fresh['id']}.json").events[number - 1] == Draw(1, Card.parse(other))
+    bad = client.post(
+        f"/api/games/{fresh['id']}/fix", json={"version": fixed.json()["version"], "number": 2, "text": "Bob plays 9"}
+    )
+    assert bad.status_code == 400 and "event 2" in bad.json()["error"]
+    assert load_game(tmp_path / f"{fresh['id']}.json").events[number - 1] == Draw(1, Card.parse(other))
+
+
+def test_a_game_in_the_browser(tmp_path: Path) -> None:
+    """A whole 3-player game recorded by taps from Alice's seat at a phone's size: a reload and a server
+    restart in the middle, an illegal tap refused with its message, the review and export read back."""
+    browser_path = chromium()
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        sync_playwright = None  # type: ignore[assignment]
+    if browser_path is None or sync_playwright is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI installs chromium and playwright: the companion must be checked in a browser")
+        pytest.skip("chromium or playwright is not installed")
+    sample = load_game(SAMPLE)
+    server = Server(tmp_path / "games").start()
+    problems: list[str] = []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=browser_path, headless=True, args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, has_touch=True)
+            page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+            page.on("pageerror", lambda error: problems.append(str(error)))
+            page.on("request", lambda request: problems.append(request.url) if not request.url.startswith(server.url) else None)
+            page.goto(server.url)
+            page.click('[data-players="3"]')
+            page.click('[data-me="Alice"]')
+            page.click("#start")
+            page.wait_for_function("document.body.dataset.version === '1'")
+            driver = Driver(page, sample.seats, 0)
+            events = list(sample.events)
+            middle = len(events) // 2
+            shot = False
+            for index, event in enumerate(events):
+                driver.enter(event)
+                if index == 30:
+                    version = driver.version()
+                    page.reload()
+                    page.wait_for_function(f"document.body.dataset.version === '{version}'")
+                if index == middle:
+                    version = driver.version()
+                    seen = len(problems)
+                    server.kill()
+                    server.start()
+                    page.reload()
+                    page.wait_for_function(f"document.body.dataset.version === '{version}'")
+                    # a request in flight when the server died fails in the browser: expected, nothing is lost
+                    problems[seen:] = [problem for problem in problems[seen:] if "ERR_CONNECTION_REFUSED" not in problem]
+                    _illegal_tap(page, driver)
+                    refused = [problem for problem in problems if "status of 400" in problem]
+                    assert len(refused) == 1  # the browser logs the refused request itself: that one is expected
+                    problems.remove(refused[0])
+                if index >= middle + 20 and not shot and page.evaluate("game.advice_due"):
+                    shot = True
+                    ARTEFACTS.mkdir(exist_ok=True)
+                    page.wait_for_selector("#advice li")
+                    page.evaluate("window.scrollTo(0, 0)")
+                    page.screenshot(path=str(ARTEFACTS / "companion-main.png"), full_page=False)
+                    _check_layout(page)
+            assert shot
+            saved = load_game(next((tmp_path / "games").glob("*.json")))
+            assert (saved.settings, saved.seats, saved.recorder, saved.events) == (
+                sample.settings,
+                sample.seats,
+                sample.recorder,
+                sample.events,
+            )
+            page.click("#review")
+            selects = page.locator("#sheet-body select")
+            assert selects.count() == len(unknown_positions(sample))
+            with page.expect_download() as download:
+                page.click("#export-hanablive")
+            exported = tmp_path / "export.json"
+            download.value.save_as(exported)
+            with page.expect_download() as download:
+                page.click("#export-log")
+            log = tmp_path / "log.json"
+            download.value.save_as(log)
+            # The saved game is listed on the home screen and opens where it was.
+            final = driver.version()
+            page.click("#sheet [data-close]")
+            page.click("#home")
+            game_file = next((tmp_path / "games").glob("*.json"))
+            page.click(f'a[href="#/game/{game_file.stem}"]')
+            page.wait_for_function(f"document.body.dataset.version === '{final}'")
+            assert "Game over" in page.inner_text("#bar")
+            browser.close()
+    finally:
+        server.kill()
+    assert not problems, problems
+    score = Tracker(sample).state.score
+    for path in (exported, log):
+        result = CliRunner().invoke(cli, ["replay", str(path), "--json"])
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.output)["score"] == score
+    print("taps per event:", driver.per_event())
+    assert driver.per_event()["draw"] == 1 and driver.per_event()["play"] <= 3 and driver.per_event()["hint"] <= 4
+
+
+def _illegal_tap(page: Any, driver: Driver) -> None:
+    """A correction the game cannot take (Bob playing slot 9 in place of the last event) is refused with the engine's message, and
+    nothing changes."""
+    before = driver.version()
+    page.locator("[data-fix]").first.click()
+    page.fill("#fix-text", "Bob plays 9")
+    page.click("#fix-save")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert "Bob plays 9 refused" in page.inner_text("#toast")
+    assert driver.version() == before
+    page.click("#sheet [data-close]")
+
+
+def _check_layout(page: Any) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, width
+    small = page.evaluate(
+        """[...document.querySelectorAll('button, a, select, input')].filter(e => e.offsetParent !== null)
+        .map(e => e.getBoundingClientRect()).filter(r => r.width < 44 || r.height < 44).length"""
+    )
+    assert small == 0
