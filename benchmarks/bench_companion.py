@@ -79,12 +79,7 @@ def taps() -> None:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=browser_path, headless=True, args=["--no-sandbox"])
                 page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
-                page.goto(server.url)
-                page.click('[data-players="3"]')
-                page.click('[data-me="Alice"]')
-                page.click("#start")
-                page.wait_for_function("document.body.dataset.version === '1'")
-                driver = Driver(page, sample.seats, 0)
+                driver = Driver.new_game(page, server.url, sample.seats, 0)
                 began = time.perf_counter()
                 for event in sample.events:
                     driver.enter(event)

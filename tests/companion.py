@@ -83,6 +83,18 @@ class Driver:
         self.taps: Counter[str] = Counter()
         self.events: Counter[str] = Counter()
 
+    @classmethod
+    def new_game(cls, page: Any, url: str, seats: tuple[str, ...], me: int | None) -> Driver:
+        """Start a game on the home screen (default names, as many players as `seats`) and drive it."""
+        page.goto(url)
+        page.click(f'[data-players="{len(seats)}"]')
+        for index, seat in enumerate(seats):
+            page.fill(f'input[name="seat{index}"]', seat)
+        page.click(f'[data-me="{seats[me] if me is not None else ""}"]')
+        page.click("#start")
+        page.wait_for_function("document.body.dataset.version !== ''")
+        return cls(page, seats, me)
+
     def tap(self, selector: str, what: str) -> None:
         self.page.locator(f"#bar {selector}").first.click()
         self.taps[what] += 1

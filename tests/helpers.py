@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import random
+import shutil
 from collections import Counter
 from collections.abc import Sequence
+
+import pytest
 
 from deducer.actions import Draw, parse_event
 from deducer.cards import Card, Variant, parse_cards
@@ -72,3 +76,18 @@ def random_settings(rng: random.Random) -> Settings:
         deal=rng.choice(list(DealOrder)),
         stuck=rng.choice(list(Stuck)),
     )
+
+
+def browser_or_skip(what: str) -> str:
+    """Debian's chromium for a browser test, with playwright importable: the test is skipped where either
+    is missing, and fails in CI (which installs both)."""
+    path = "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else shutil.which("chromium")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        path = None
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI installs chromium and playwright: {what} must be checked in a browser")
+        pytest.skip("chromium or playwright is not installed")
+    return path

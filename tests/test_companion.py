@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import random
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
@@ -23,7 +21,8 @@ from deducer.settings import Settings
 from deducer.tracker import Tracker
 from hanabi.main import app as cli
 from hanabi.web.app import create_app
-from tests.companion import Driver, Server, chromium
+from tests.companion import Driver, Server
+from tests.helpers import browser_or_skip
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_games" / "3p_base_seat_alice.json"
@@ -180,15 +179,9 @@ def test_undo_fix_and_two_tabs(tmp_path: Path) -> None:
 def test_a_game_in_the_browser(tmp_path: Path) -> None:
     """A whole 3-player game recorded by taps from Alice's seat at a phone's size: a reload and a server
     restart in the middle, an illegal tap refused with its message, the review and export read back."""
-    browser_path = chromium()
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        sync_playwright = None  # type: ignore[assignment]
-    if browser_path is None or sync_playwright is None:
-        if os.environ.get("CI"):
-            pytest.fail("CI installs chromium and playwright: the companion must be checked in a browser")
-        pytest.skip("chromium or playwright is not installed")
+    browser_path = browser_or_skip("the companion")
+    from playwright.sync_api import sync_playwright
+
     sample = load_game(SAMPLE)
     server = Server(tmp_path / "games").start()
     problems: list[str] = []
@@ -199,12 +192,7 @@ def test_a_game_in_the_browser(tmp_path: Path) -> None:
             page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
             page.on("pageerror", lambda error: problems.append(str(error)))
             page.on("request", lambda request: problems.append(request.url) if not request.url.startswith(server.url) else None)
-            page.goto(server.url)
-            page.click('[data-players="3"]')
-            page.click('[data-me="Alice"]')
-            page.click("#start")
-            page.wait_for_function("document.body.dataset.version === '1'")
-            driver = Driver(page, sample.seats, 0)
+            driver = Driver.new_game(page, server.url, sample.seats, 0)
             events = list(sample.events)
             middle = len(events) // 2
             shot = False

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
-import shutil
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner
 
 from hanabi.main import app
+from tests.helpers import browser_or_skip
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "sample_games" / "5p_base_seat_alice.json"
@@ -40,20 +38,10 @@ def test_solve_a_turn_of_a_game() -> None:
     assert beyond.exit_code == 1 and "has 36 actions" in " ".join(beyond.output.split())
 
 
-def chromium() -> str | None:
-    return shutil.which("chromium") or shutil.which("chromium-browser")
-
-
 def test_the_report_in_a_headless_browser(tmp_path: Path) -> None:
-    browser = chromium()
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        sync_playwright = None  # type: ignore[assignment]
-    if browser is None or sync_playwright is None:
-        if os.environ.get("CI"):
-            pytest.fail("CI installs chromium and playwright: the report must be checked in a browser")
-        pytest.skip("chromium or playwright is not installed")
+    browser = browser_or_skip("the report")
+    from playwright.sync_api import sync_playwright
+
     page_file = tmp_path / "report.html"
     result = runner.invoke(
         app,

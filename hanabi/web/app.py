@@ -18,12 +18,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from deducer.actions import DEFAULT_SEATS, Event, resolve_seat
-from deducer.cards import Card, Variant
+from deducer.cards import Card
 from deducer.complete import identify
 from deducer.errors import HanabiError
 from deducer.hanablive import export_game
 from deducer.record import event_from_json
-from deducer.settings import DealOrder, Ending, Settings, Stuck
+from deducer.schema import SettingsModel
+from deducer.settings import Settings
 from deducer.tracker import Tracker
 from hanabi.crash import one_line
 from hanabi.web.store import GameStore, Stale, UnknownGame, fill_auto, undo
@@ -36,18 +37,12 @@ class Request_(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class NewGame(Request_):
-    """A game to start: seats first player first, `me` the recording seat (None: an observer who sees every card)."""
+class NewGame(SettingsModel):
+    """A game to start: the rule options, seats first player first (their number sets `players`), and `me`
+    the recording seat (None: an observer who sees every card)."""
 
-    players: Annotated[int, Field(ge=2, le=5)] = 3
     seats: list[str] | None = None
     me: str | None = None
-    variant: Variant = Variant.BASE
-    ending: Ending = Ending.STANDARD
-    empty_hints: bool = False
-    choreography: bool = False
-    deal: DealOrder = DealOrder.ROUND_ROBIN
-    stuck: Stuck = Stuck.LOSE
 
 
 class Change(Request_):
@@ -112,15 +107,7 @@ def create_app(folder: Path) -> FastAPI:
     @app.post("/api/games")
     def new_game(body: NewGame) -> dict[str, Any]:
         seats = tuple(name.strip() for name in body.seats) if body.seats else DEFAULT_SEATS[: body.players]
-        settings = Settings(
-            players=len(seats),
-            variant=body.variant,
-            ending=body.ending,
-            empty_hints=body.empty_hints,
-            choreography=body.choreography,
-            deal=body.deal,
-            stuck=body.stuck,
-        )
+        settings = Settings(**body.model_dump(exclude={"seats", "me"}) | {"players": len(seats)})
         recorder = None if body.me in (None, "") else resolve_seat(body.me, seats)
         game = store.create(settings, seats, recorder)
         with store.session(game) as tracker:
