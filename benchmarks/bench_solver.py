@@ -1,12 +1,17 @@
-"""Time the solver on seeded random deals: 2-5 players x base, avalanche x crowning, standard.
+"""Time the solver on seeded random deals: 2-5 players x base, avalanche x crowning, standard x deal orders.
 
-    python benchmarks/bench_solver.py [--count 100] [--first 0] [--time-limit S] [--jobs J] [--only 2p-avalanche-standard]
+    python benchmarks/bench_solver.py [--count 100] [--first 0] [--time-limit S] [--jobs J]
+                                      [--only 2p-avalanche-standard] [--deal round-robin|per-seat|both]
+
+The same seeded deck is dealt round-robin (one card at a time, as at a table) and per seat (each
+whole hand in turn, as hanab.live does); `both` (the default) prints both rows of each set and the
+ratio of their medians.
 
 One deal at a time by default: on a hard deal the depth-first search and the
 constraint model race on two threads, so a 2-core machine is busy with one deal.
 
-Prints, for each set: the share decided, the share winnable, median / 95th
-percentile / max seconds per deal, and the deals that took longest.
+Prints, for each set: the share decided, the share winnable, median / 95th /
+99th percentile / max seconds per deal, the undecided count, and the deals that took longest.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import statistics
 import time
 
 from deducer.cards import Variant
-from deducer.settings import Ending, Settings
+from deducer.settings import DealOrder, Ending, Settings
 from solver.batch import Job, run_all
 
 
@@ -27,9 +32,12 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per deal (default: none)")
     parser.add_argument("--jobs", type=int, default=1, help="deals solved at once (each may use two cores)")
     parser.add_argument("--only", default=None, help="e.g. 2p-avalanche-standard")
+    parser.add_argument("--deal", choices=["round-robin", "per-seat", "both"], default="both")
     args = parser.parse_args()
+    orders = [DealOrder.ROUND_ROBIN, DealOrder.PER_SEAT] if args.deal == "both" else [DealOrder(args.deal)]
     print(
-        f"{'set':28} {'decided':>8} {'winnable':>9} {'median':>9} {'p95':>9} {'max':>8}   slowest (seed: seconds verdict score)"
+        f"{'set':38} {'decided':>8} {'winnable':>9} {'median':>9} {'p95':>9} {'p99':>9} {'max':>8}"
+        "   slowest (seed: seconds verdict score)"
     )
     begin = time.perf_counter()
     for players in (2, 3, 4, 5):
@@ -38,27 +46,36 @@ def main() -> None:
                 name = f"{players}p-{variant.value}-{ending.value}"
                 if args.only and args.only != name:
                     continue
-                settings = Settings(players=players, variant=variant, ending=ending)
-                seeds = range(args.first, args.first + args.count)
-                jobs: list[Job | str] = [Job(settings, tuple(variant.shuffled_deck(seed)), args.time_limit) for seed in seeds]
-                results = list(run_all(jobs, args.jobs))
-                seconds = [float(result["seconds"]) for result in results]
-                decided = sum(result["verdict"] != "unknown" for result in results)
-                wins = sum(result["verdict"] == "win" for result in results)
-                ordered = sorted(seconds)
-                p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
-                slowest = sorted(range(len(results)), key=lambda index: -seconds[index])[:3]
-                slow = ", ".join(
-                    f"{args.first + index}: {seconds[index]:.2f} {results[index]['verdict']} {results[index]['score']}"
-                    for index in slowest
-                )
-                median = statistics.median(seconds)
-                print(
-                    f"{name:28} {decided / len(results):8.0%} {wins / len(results):9.0%} {median * 1e3:7.1f}ms"
-                    f" {p95 * 1e3:7.1f}ms {max(seconds):7.2f}s   {slow}",
-                    flush=True,
-                )
+                medians = [_row(Settings(players=players, variant=variant, ending=ending, deal=order), args) for order in orders]
+                if len(medians) == 2:
+                    print(f"{'':38} per-seat / round-robin median: {medians[1] / medians[0]:.2f}x", flush=True)
     print(f"total {time.perf_counter() - begin:.0f} s")
+
+
+def _row(settings: Settings, args: argparse.Namespace) -> float:
+    """Solve the set's deals dealt in `settings.deal` order; print its row; return the median seconds."""
+    name = f"{settings.players}p-{settings.variant.value}-{settings.ending.value}-{settings.deal.value}"
+    seeds = range(args.first, args.first + args.count)
+    jobs: list[Job | str] = [Job(settings, tuple(settings.variant.shuffled_deck(seed)), args.time_limit) for seed in seeds]
+    results = list(run_all(jobs, args.jobs))
+    seconds = [float(result["seconds"]) for result in results]
+    undecided = sum(result["verdict"] == "unknown" for result in results)
+    wins = sum(result["verdict"] == "win" for result in results)
+    ordered = sorted(seconds)
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+    slowest = sorted(range(len(results)), key=lambda index: -seconds[index])[:3]
+    slow = ", ".join(
+        f"{args.first + index}: {seconds[index]:.2f} {results[index]['verdict']} {results[index]['score']}" for index in slowest
+    )
+    median = statistics.median(seconds)
+    print(
+        f"{name:38} {1 - undecided / len(results):8.0%} {wins / len(results):9.0%} {median * 1e3:7.1f}ms"
+        f" {p95 * 1e3:7.1f}ms {p99 * 1e3:7.1f}ms {max(seconds):7.2f}s   {slow}"
+        + (f"   undecided: {undecided}" if undecided else ""),
+        flush=True,
+    )
+    return median
 
 
 if __name__ == "__main__":

@@ -118,6 +118,9 @@ def _check(path: Path, script: list[str], expected: int, acknowledged: int, tall
             return
         if events != script[: len(events)]:
             tally.not_prefix += 1
+            index = next((i for i, (a, b) in enumerate(zip(events, script)) if a != b), min(len(events), len(script)))
+            shown = events[index] if index < len(events) else "(end)"
+            print(f"not the game's beginning at event {index + 1}: {shown!r}, expected {script[index]!r}", file=sys.stderr)
         tally.lost += max(0, expected - len(events))
         if len(events) == len(script):
             tally.games_completed += 1

@@ -116,7 +116,9 @@ class GameStore:
             stamp = path.stat().st_mtime_ns
             held = self._open.get(game)
             if held is None or held.stamp != stamp:
-                held = Open(Tracker(load_game(path), path), stamp)
+                tracker = Tracker(load_game(path), path)
+                fill_auto(tracker)  # a crash may have come between an event and the recorder's unseen draw
+                held = Open(tracker, path.stat().st_mtime_ns)
                 self._open[game] = held
             if version is not None and version != len(held.tracker.record.events):
                 raise Stale(
