@@ -70,8 +70,9 @@ def _row(settings: Settings, args: argparse.Namespace) -> float:
     )
     median = statistics.median(seconds)
     print(
-        f"{name:38} {1 - undecided / len(results):8.0%} {wins / len(results):9.0%} {median * 1e3:7.1f}ms"
+        f"{name:38} {1 - undecided / len(results):8.1%} {wins / len(results):9.1%} {median * 1e3:7.1f}ms"
         f" {p95 * 1e3:7.1f}ms {p99 * 1e3:7.1f}ms {max(seconds):7.2f}s   {slow}"
+        + f"   over 2 s: {sum(value > 2 for value in seconds)}"
         + (f"   undecided: {undecided}" if undecided else ""),
         flush=True,
     )
