@@ -105,7 +105,9 @@ class Driver:
     def settled(self, before: int) -> None:
         """Wait until the page shows a newer version of the game and is not busy."""
         self.page.wait_for_function(
-            f"document.body.dataset.version !== '{before}' && document.body.dataset.busy !== '1'", timeout=15_000
+            f"document.body.dataset.version !== '{before}' && document.body.dataset.busy !== '1'"
+            " && document.body.dataset.advice !== 'loading'",
+            timeout=15_000,
         )
 
     def enter(self, event: Event) -> None:

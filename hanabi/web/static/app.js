@@ -174,7 +174,8 @@ function render() {
 
 async function loadAdvice(id, version) {
   let data;
-  try { data = await api("GET", `/api/games/${id}/advice`); } catch (error) { return; }
+  document.body.dataset.advice = "loading";
+  try { data = await api("GET", `/api/games/${id}/advice`); } catch (error) { return; } finally { document.body.dataset.advice = ""; }
   const box = $("#advice");
   if (!box || !game || game.id !== id || game.version !== version || data.version !== version) return;
   box.innerHTML = `<h2>Advice for ${esc(name(game.actor))}</h2>` + (data.advice.length
