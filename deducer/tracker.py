@@ -29,6 +29,7 @@ class Tracker:
         self._record = record.with_events(())
         self._states = [GameState.new(record.settings, record.seats)]
         self._facts: list[dict[int, Facts]] = [{}]
+        self._partial: int | None = None  # events up to and including the first partial hint
         for number, event in enumerate(record.events, 1):
             self._push(event, number)
 
@@ -66,6 +67,8 @@ class Tracker:
         self._states.append(after)
         self._facts.append(facts)
         self._record = self._record.with_events((*self._record.events, event))
+        if self._partial is None and isinstance(event, Hint) and event.partial:
+            self._partial = len(self._record.events)
 
     def _save(self) -> None:
         if self._path is not None:
@@ -92,6 +95,8 @@ class Tracker:
         self._states.pop()
         self._facts.pop()
         self._record = self._record.with_events(self._record.events[:-1])
+        if self._partial is not None and len(self._record.events) < self._partial:
+            self._partial = None
         self._save()
         return event
 
@@ -104,7 +109,7 @@ class Tracker:
             event = parse_event(event, self._record.seats, events[number - 1].seat)
         events[number - 1] = event
         fresh = Tracker(self._record.with_events(events))
-        self._record, self._states, self._facts = fresh._record, fresh._states, fresh._facts
+        self._record, self._states, self._facts, self._partial = fresh._record, fresh._states, fresh._facts, fresh._partial
         self._save()
 
     def position(self, turn: int | None = None) -> int:
@@ -124,7 +129,7 @@ class Tracker:
     def knowledge(self, seat: int | None, turn: int | None = None, budget: int = BUDGET) -> Knowledge:
         """The view of `seat` (None: public) after `turn` actions (None: now)."""
         index = self.position(turn)
-        lost = any(isinstance(event, Hint) and event.partial for event in self._record.events)
+        lost = self._partial is not None and index >= self._partial  # a partial hint lost facts this view had
         return knowledge(self._states[index], self._facts[index], seat, self._record.recorder, budget, lost)
 
     def state_at(self, turn: int | None = None) -> GameState:

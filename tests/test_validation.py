@@ -189,3 +189,30 @@ def test_accepted_records_round_trip_exactly() -> None:
         assert GameRecord.from_json(json.loads(record.dumps())) == record
         if record.meta.get("source") == "hanab.live":
             assert import_game(export_game(record)).events == record.events
+
+
+def test_views_are_approximate_only_from_the_first_partial_hint() -> None:
+    """An export with a card never identified, held to the end: its holder's own view is exact until a
+    clue to them loses whether it touched that card, approximate from then on (exact again once undone)."""
+    from deducer.actions import Hint
+    from deducer.tracker import Tracker
+
+    final = Tracker(read_game(HANABLIVE)).state
+    for seat, hand in enumerate(final.hands):
+        blank = json.loads(json.dumps(HANABLIVE))
+        blank["deck"][min(item.uid for item in hand)] = {"suitIndex": -1, "rank": -1}
+        tracker = Tracker(read_game(blank))
+        events = tracker.record.events
+        partial = [number for number, event in enumerate(events, 1) if isinstance(event, Hint) and event.partial]
+        if partial:
+            holder = seat
+            break
+    assert partial, "some clue reaches a hand holding the unknown card"
+    first = partial[0]
+    states = tracker.states
+    before, after = states[first - 1].turn, states[first].turn
+    assert not tracker.knowledge(holder, before).approximate
+    assert tracker.knowledge(holder, after).approximate and tracker.knowledge(holder).approximate
+    while len(tracker.record.events) >= first:
+        tracker.undo()
+    assert not tracker.knowledge(holder).approximate
