@@ -33,8 +33,11 @@ from hanabi.web.view import advice_view, game_view
 HERE = Path(__file__).parent
 
 
-class Request_(BaseModel):
+class Versioned(BaseModel):
+    """A request about a game as the page last saw it: `version` is its event count then (unknown fields refused)."""
+
     model_config = ConfigDict(extra="forbid")
+    version: Annotated[int, Field(ge=0)]
 
 
 class NewGame(SettingsModel):
@@ -45,10 +48,9 @@ class NewGame(SettingsModel):
     me: str | None = None
 
 
-class Change(Request_):
-    """A change to a game seen at `version` (its event count): an event as a JSON object or in the notation."""
+class Change(Versioned):
+    """An event as a JSON object (our log format) or in the notation."""
 
-    version: Annotated[int, Field(ge=0)]
     event: dict[str, Any] | None = None
     text: Annotated[str, Field(max_length=200)] | None = None
 
@@ -57,14 +59,9 @@ class Fix(Change):
     number: Annotated[int, Field(ge=1)]
 
 
-class Undo(Request_):
-    version: Annotated[int, Field(ge=0)]
-
-
-class Review(Request_):
+class Review(Versioned):
     """Identities for the cards never revealed, by deck position (blank: left unknown)."""
 
-    version: Annotated[int, Field(ge=0)]
     cards: dict[int, str] = {}
     format: str = "hanablive"
 
@@ -131,7 +128,7 @@ def create_app(folder: Path) -> FastAPI:
             return game_view(game, tracker)
 
     @app.post("/api/games/{game}/undo")
-    def undo_last(game: str, body: Undo) -> dict[str, Any]:
+    def undo_last(game: str, body: Versioned) -> dict[str, Any]:
         with store.session(game, body.version) as tracker:
             removed = undo(tracker)
             view = game_view(game, tracker)
