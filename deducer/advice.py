@@ -170,7 +170,7 @@ def options(state: GameState, facts: Mapping[int, Facts], recorder: int | None =
         if isinstance(action, Play):
             found.append(_play(state, own.card(seat, action.slot), Play(seat, action.slot, None, action.announce)))
         elif isinstance(action, Discard):
-            found.append(_discard(state, own.card(seat, action.slot), Discard(seat, action.slot)))
+            found.append(_discard(own.card(seat, action.slot), Discard(seat, action.slot)))
         elif isinstance(action, Hint):
             if action.touched is None:
                 skipped.append(f"{action.notation(state.seats)}: the record does not know every card it could touch")
@@ -184,10 +184,6 @@ def options(state: GameState, facts: Mapping[int, Facts], recorder: int | None =
             found.append(Option(action, "pass", 8, "no card and no hint: passing is the only move"))
     found.sort(key=_order)
     return Advice(seat, state.turn, tuple(found), approximate, tuple(skipped))
-
-
-def _p_critical(state: GameState, card: CardKnowledge) -> float:
-    return sum(p for identity, p in card.probabilities.items() if state.critical(identity))
 
 
 def _play(state: GameState, card: CardKnowledge, action: Play) -> Option:
@@ -214,8 +210,8 @@ def _critical_text(p_critical: float) -> str:
     return f" and may lose a critical card ({p_critical:.0%})" if p_critical > 0 else ""
 
 
-def _discard(state: GameState, card: CardKnowledge, action: Discard) -> Option:
-    p_critical = _p_critical(state, card)
+def _discard(card: CardKnowledge, action: Discard) -> Option:
+    p_critical = card.p_critical
     if card.p_trash >= 1:
         return Option(action, "discard", 3, "certainly trash: a safe discard that returns a clue token", None, 1.0, 0.0)
     parts = [f"{card.p_trash:.0%} trash"]

@@ -45,6 +45,7 @@ class CardKnowledge:
     p_playable: float
     p_trash: float
     flags: tuple[str, ...]
+    p_critical: float = 0.0  # the chance it is the last copy of a card still needed
 
     @property
     def candidates(self) -> tuple[Card, ...]:
@@ -151,6 +152,7 @@ def _card_knowledge(
     probabilities = {cards[c]: p for c, p in chances.items()}
     p_playable = sum(p for card, p in probabilities.items() if state.playable(card))
     p_trash = sum(p for card, p in probabilities.items() if state.trash(card))
+    p_critical = sum(p for card, p in probabilities.items() if state.critical(card))
     flags = []
     if len(probabilities) == 1:
         flags.append("known")
@@ -160,7 +162,7 @@ def _card_knowledge(
         flags.append("trash")
     if any(state.critical(card) for card in probabilities):
         flags.append("critical")
-    return CardKnowledge(owner, slot, item.uid, facts, probabilities, p_playable, p_trash, tuple(flags))
+    return CardKnowledge(owner, slot, item.uid, facts, probabilities, p_playable, p_trash, tuple(flags), p_critical)
 
 
 def explain(

@@ -134,7 +134,7 @@ class Reviewer:
     def _discard(self, action: TurnAction, event: Discard, view: Knowledge, card: CardKnowledge, revealed: Card) -> list[Flag]:
         before = action.before
         who = before.name(event.seat)
-        p_critical = sum(p for candidate, p in card.probabilities.items() if before.critical(candidate))
+        p_critical = card.p_critical
         p_playable = card.p_playable
         chances = {"p_critical": p_critical, "p_playable": p_playable, "p_trash": card.p_trash}
         flags = []

@@ -109,24 +109,23 @@ def _hand(tracker: Tracker, seat: int) -> dict[str, Any]:
         "approximate": approximate,
         "problem": problem,
         "cards": [
-            {"slot": slot, "card": None if item.card is None else str(item.card)} | _knowledge(cards.get(slot), state)
+            {"slot": slot, "card": None if item.card is None else str(item.card)} | _knowledge(cards.get(slot))
             for slot, item in enumerate(state.hands[seat], 1)
         ],
     }
 
 
-def _knowledge(card: CardKnowledge | None, state: GameState) -> dict[str, Any]:
+def _knowledge(card: CardKnowledge | None) -> dict[str, Any]:
     if card is None:
         return {"top": [], "grid": {}, "flags": [], "p_playable": None, "p_trash": None, "facts": ""}
     ranked = sorted(card.probabilities.items(), key=lambda item: -item[1])
-    critical = sum(p for identity, p in card.probabilities.items() if state.critical(identity))
     return {
         "top": [[str(identity), round(p, 4)] for identity, p in ranked[:3]],
         "grid": {str(identity): round(p, 4) for identity, p in card.probabilities.items()},
         "flags": list(card.flags),
         "p_playable": round(card.p_playable, 4),
         "p_trash": round(card.p_trash, 4),
-        "p_critical": round(critical, 4),
+        "p_critical": round(card.p_critical, 4),
         "facts": str(card.facts),
     }
 
