@@ -78,6 +78,7 @@ class Option:
     makes_trash: tuple[int, ...] = ()
     saves: tuple[int, ...] = ()
     after: Knowledge | None = None  # the receiver's view after the hint
+    returns_clue: bool = False  # a certain play of a 5: it gives a clue token back
 
     @property
     def slot(self) -> int | None:
@@ -194,8 +195,8 @@ def _play(state: GameState, card: CardKnowledge, action: Play) -> Option:
     p_critical = sum(p for c, p in card.probabilities.items() if state.critical(c) and not state.playable(c))
     loses = state.strikes == MAX_STRIKES - 1 and p_playable < 1
     chance = f"{p_playable:.0%} playable"
+    fives = p_playable >= 1 and all(c.rank == 5 for c in card.probabilities)
     if p_playable >= 1:
-        fives = all(c.rank == 5 for c in card.probabilities)
         tier, reason = 1, "certainly playable" + (", and a 5 returns a clue token" if fives else "")
     elif p_playable >= 0.5 and not loses:
         tier, reason = 5, f"a gamble: {chance}; a misplay costs a strike" + _critical_text(p_critical)
@@ -203,7 +204,7 @@ def _play(state: GameState, card: CardKnowledge, action: Play) -> Option:
         tier = 8
         cost = "the third strike ends the game" if loses else "a misplay costs a strike"
         reason = ("never playable: " if p_playable == 0 else f"risky: {chance}; ") + cost + _critical_text(p_critical)
-    return Option(action, "play", tier, reason, p_playable, card.p_trash, p_critical, loses)
+    return Option(action, "play", tier, reason, p_playable, card.p_trash, p_critical, loses, returns_clue=fives)
 
 
 def _critical_text(p_critical: float) -> str:
@@ -277,8 +278,7 @@ def _slots(slots: Sequence[int]) -> str:
 def _order(option: Option) -> tuple[float, ...]:
     tier = option.tier
     if tier == 1:
-        fives = "5 returns" in option.reason
-        return (tier, 0 if fives else 1, option.slot or 0)
+        return (tier, 0 if option.returns_clue else 1, option.slot or 0)
     if tier == 2:
         return (tier, -(len(option.makes_playable) + len(option.saves)), -(option.bits or 0))
     if tier in (4, 7):
