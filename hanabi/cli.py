@@ -53,19 +53,25 @@ def reports_errors(command: Callable[P, R]) -> Callable[P, R]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return command(*args, **kwargs)
-        except HanabiError as error:
-            errors.print(f"[bold red]error:[/] {error}", highlight=False, soft_wrap=True)
-            raise typer.Exit(1) from None
         except (typer.TyperException, typer.Exit, typer.Abort):
             raise
-        except KeyboardInterrupt:
-            errors.print("interrupted")
-            raise typer.Exit(130) from None
-        except Exception as error:
-            errors.print(f"[bold red]error:[/] {one_line(error)}", highlight=False, soft_wrap=True)
-            raise typer.Exit(70) from None
+        except (Exception, KeyboardInterrupt) as error:
+            raise typer.Exit(report(error)) from None
 
     return wrapper
+
+
+def report(error: BaseException) -> int:
+    """Print the one line for an error that stops the program and return the exit status: 1 for input
+    the library refused, 130 for an interrupt, 70 for a bug (with its report file)."""
+    if isinstance(error, HanabiError):
+        errors.print(f"[bold red]error:[/] {error}", highlight=False, soft_wrap=True)
+        return 1
+    if isinstance(error, KeyboardInterrupt):
+        errors.print("interrupted")
+        return 130
+    errors.print(f"[bold red]error:[/] {one_line(error)}", highlight=False, soft_wrap=True)
+    return 70
 
 
 def outcome(record: GameRecord, final: GameState) -> dict[str, Any]:
