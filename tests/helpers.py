@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
 from collections import Counter
 from collections.abc import Sequence
 
@@ -15,6 +14,7 @@ from deducer.cards import Card, Variant, parse_cards
 from deducer.facts import Facts, update
 from deducer.game import GameState
 from deducer.settings import DealOrder, Ending, Settings, Stuck
+from tests.companion import chromium
 
 
 def opening_deck(settings: Settings, hands: Sequence[str]) -> list[Card]:
@@ -81,7 +81,7 @@ def random_settings(rng: random.Random) -> Settings:
 def browser_or_skip(what: str) -> str:
     """Debian's chromium for a browser test, with playwright importable: the test is skipped where either
     is missing, and fails in CI (which installs both)."""
-    path = "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else shutil.which("chromium")
+    path = chromium()
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
