@@ -85,6 +85,7 @@ class Question:
         if not applies(deal):
             raise ValueError("the constraint model needs two or more cards in hand, and no passing (stuck=pass)")
         self.deal = deal
+        self.target = target
         self.done = threading.Event()
         self._model, self._turns = _build(deal, target)
         self._solver = cp_model.CpSolver()

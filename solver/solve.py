@@ -77,7 +77,7 @@ def action_json(action: Action) -> dict[str, Any]:
 def solve(settings: Settings, deck: Sequence[Card], time_limit: float | None = None, node_limit: int | None = None) -> Solution:
     """Decide the deal: a win (the maximum) or the best reachable score, with the line as proof."""
     _check_deck(settings, deck)
-    return solve_from(deal(GameState.new(settings), deck), deck, time_limit, node_limit)
+    return _solve_position(deal(GameState.new(settings), deck), deck, time_limit, node_limit)
 
 
 def solve_from(
@@ -91,8 +91,15 @@ def solve_from(
     the best score still reachable, and a line continuing the game that reaches it (replayed through the
     engine from `state`). A game stopped early (hanab.live's "game over") is solved as if it went on.
     `ceiling`, when known (the best score of an earlier position), spares the search."""
+    _check_deck(state.settings, deck)
+    return _solve_position(state, deck, time_limit, node_limit, ceiling)
+
+
+def _solve_position(
+    state: GameState, deck: Sequence[Card], time_limit: float | None, node_limit: int | None, ceiling: int | None = None
+) -> Solution:
+    """`solve_from`, on a deck already checked."""
     settings = state.settings
-    _check_deck(settings, deck)
     if state.must_draw is not None:
         raise SolverError(f"the position at {state.where()} waits for a draw: solve it at a turn boundary")
     if any(item.card != deck[item.uid] for hand in state.hands for item in hand):
@@ -177,8 +184,8 @@ def best_line(
     ceiling: int | None = None,
 ) -> Outcome:
     """Greedy lines first; if they fall short of the bound, the finer bound of `bounds.copies_bound`,
-    short probes from the bound down, then the search for one point more than the best found, until
-    it fails.
+    short probes from the bound down, then `_climb`: the search for one point more than the best
+    found, until it fails, with the constraint model asking from the bound down beside it.
 
     `root` is the position to solve (default: the opening deal); `ceiling` a score known not to be
     beaten (the best of an earlier position). `node_limit` counts the depth-first search's positions;
@@ -211,16 +218,13 @@ def best_line(
             if probe is not None:
                 best, best_line_found = _final_score(model, root, probe), probe
                 break
-        # Upwards from the best score found: successes are cheap, and only the target just above the true
-        # best needs an exhaustive (failing) search; going down from the bound would need one per target.
-        while best < bound.score:
-            found, proof = _decide(model, search, root, best + 1, deadline, node_limit, root == opening)
-            if found is None:
-                reason = proof
-                break
-            best, best_line_found = _final_score(model, root, found), found
     except OutOfBudget:
         verdict = "unknown"
+    if verdict != "unknown":
+        best, best_line_found, reason, decided = _climb(
+            model, search, root, best, best_line_found, bound.score, deadline, node_limit, root == opening
+        )
+        verdict = "loss" if decided else "unknown"
     if best == maximum:
         return Outcome("win", best, best_line_found, search.nodes, None)
     if verdict == "loss" and reason is None:
@@ -256,47 +260,97 @@ def _probe(
         search.patient, search.shuffle = False, None
 
 
-def _decide(
+def _climb(
     model: Deal,
     search: Search,
     root: Position,
-    target: int,
+    best: int,
+    line: list[Move],
+    top: int,
     deadline: float | None,
     node_limit: int | None,
-    opening: bool = True,
-) -> tuple[list[Move] | None, str]:
-    """A line scoring at least `target` (or None) and how a None was proven; `OutOfBudget` if undecided.
+    opening: bool,
+) -> tuple[int, list[Move], str | None, bool]:
+    """Raise `best` (scored by `line`) to the true best score, which is at most `top`: (best, its line,
+    how the score above it was refuted (None if `top` was reached), whether it was decided: False if
+    the budget ran out first, with the best found so far).
 
-    The depth-first search proves most losses at once; when it has not decided after `DFS_ALONE`
-    positions, the constraint model (which finds the narrow wins the search wanders past) joins it
-    in a background thread, and the first to answer decides (the model starts from the opening deal:
-    from a later position, `opening` False, the search works alone)."""
-    exhaustive = "the search was exhaustive ({} positions)"
-    search.deadline, search.node_limit, search.interrupt = deadline, node_limit, None
+    The depth-first search asks for one point more than the best found: successes are cheap, and
+    only the target just above the true best needs an exhaustive (failing) search. Most deals end
+    there. When it has not decided after `DFS_ALONE` positions, the constraint model joins it in a
+    background thread and asks for `top` (one point less each time it proves a target out of reach):
+    the model finds the narrow wins the search wanders past, and the two meet at the true best. If
+    the model has not answered after `MODEL_SLICE` seconds, it asks for one point more than the best
+    found instead, then for `top` again, each time with twice as long. (The model starts from the
+    opening deal: from a later position, `opening` False, the search works alone.)"""
+    crowning = model.rules.ending is Ending.CROWNING
+    search.deadline, search.interrupt = deadline, None
     # The copies bound at every position: with two players, whose ten cards in hand are most often the
     # limit (2p Avalanche, deals 300-499: the slowest went from 16 s to 0.4 s). With more players it
     # never cut at the opening deal of 1,200 benchmark deals, and only slowed the search.
     search.thorough = model.rules.players == 2
     portfolio = opening and sat.applies(model)
-    if portfolio:
-        _slice(search, DFS_ALONE, node_limit)
+    question: sat.Question | None = None
+    joined = False
+    refuted: str | None = None  # how the model refuted the last target above the best
+    slice_, upwards = MODEL_SLICE, False  # the model's time for its next question; and whether it asks best + 1
     try:
-        return search.reach(root, target), exhaustive.format(search.nodes)
+        while best < top:
+            if portfolio and not joined:
+                _slice(search, DFS_ALONE, node_limit)
+            else:
+                search.node_limit = node_limit
+            try:
+                found = search.reach(root, best + 1)
+            except OutOfBudget:
+                if not portfolio or _caller_budget_spent(search, node_limit, deadline):
+                    raise
+                joined = True  # the search's slice ran out, or the model answered
+                if question is not None:
+                    question.stop()
+                    asked, (decided, answer) = question.target, _answer(question)
+                    question = None
+                    if not decided:
+                        slice_, upwards = (slice_ * 2, False) if upwards else (slice_, True)
+                    elif answer is not None:
+                        score = _final_score(model, root, answer)
+                        if score > best:
+                            best, line = score, answer
+                        upwards = False
+                    else:
+                        goal = "wins" if crowning else f"scores {asked}"
+                        refuted = f"the constraint model proved that no line {goal}"
+                        if crowning or asked <= best + 1:
+                            return best, line, refuted, True  # nothing between the best found and the target refuted
+                        top, upwards = asked - 1, False
+                    if best >= top:
+                        return best, line, refuted, True
+                seconds = slice_ if deadline is None else min(slice_, deadline - time.perf_counter())
+                question = sat.Question(model, best + 1 if upwards and best + 1 < top else top, seconds)
+                question.start()
+                search.interrupt = question.done.is_set
+                continue
+            if found is None:
+                return best, line, f"the search was exhaustive ({search.nodes} positions)", True
+            best, line = _final_score(model, root, found), found
+        return best, line, refuted, True
     except OutOfBudget:
-        if not portfolio or _caller_budget_spent(search, node_limit, deadline):
-            raise
-    question = sat.Question(model, target, None if deadline is None else deadline - time.perf_counter())
-    question.start()
-    search.node_limit, search.interrupt = node_limit, question.done.is_set
-    try:
-        return search.reach(root, target), exhaustive.format(search.nodes)
-    except OutOfBudget:
-        if not question.done.is_set():
-            raise
-        goal = "wins" if model.rules.ending is Ending.CROWNING else f"scores {target}"
-        return question.answer(), f"the constraint model proved that no line {goal}"
+        return best, line, None, False
     finally:
-        question.stop()
+        search.interrupt = None
+        if question is not None:
+            question.stop()
+
+
+MODEL_SLICE = 4.0  # seconds for the model's first question (the wins it found on 5p Avalanche took 2.4 s at most)
+
+
+def _answer(question: sat.Question) -> tuple[bool, list[Move] | None]:
+    """(whether the model decided its question before its time ran out, the line it found or None)."""
+    try:
+        return True, question.answer()
+    except OutOfBudget:
+        return False, None
 
 
 def _slice(search: Search, positions: int, node_limit: int | None) -> None:
@@ -306,8 +360,8 @@ def _slice(search: Search, positions: int, node_limit: int | None) -> None:
 
 
 def _caller_budget_spent(search: Search, node_limit: int | None, deadline: float | None) -> bool:
-    """Did the search stop on the caller's own node limit or deadline (not on a slice's)?"""
-    return search.node_limit == node_limit or (deadline is not None and time.perf_counter() >= deadline)
+    """Has the caller's own node limit or deadline run out (not a slice's, nor an interrupt)?"""
+    return (node_limit is not None and search.nodes > node_limit) or (deadline is not None and time.perf_counter() >= deadline)
 
 
 def _final_score(model: Deal, position: Position, line: list[Move]) -> int:
@@ -340,14 +394,22 @@ def to_actions(
                 (seat + 1) % settings.players,
             )
             first = state.hands[target][0].card if state.hands[target] else None
-            action = Hint(seat, target, Clue(rank=first.rank if first else 1))
+            rank = first.rank if first else 1
+            action = Hint(seat, target, Clue(rank=rank))
+            # The touched slots, as `complete` would find them (the engine checks them against the hand).
+            touched = tuple(slot for slot, item in enumerate(state.hands[target], 1) if item.card and item.card.rank == rank)
+            actions.append(action)
+            state = advance(state, Hint(seat, target, action.clue, touched), deck)
+            continue
         elif kind == PASS:
             action = Pass(seat)
         else:
+            wanted = None if card == TRASH else (suits[card // 5], card % 5 + 1)
             slot = next(
                 index
                 for index, item in enumerate(hand, 1)
-                if item.card is not None and (state.trash(item.card) if card == TRASH else card_id(item.card, suits) == card)
+                if item.card is not None
+                and (state.trash(item.card) if wanted is None else (item.card.suit, item.card.rank) == wanted)
             )
             real = hand[slot - 1].card
             if kind == DISCARD:
@@ -360,5 +422,5 @@ def to_actions(
             else:
                 action = Play(seat, slot, real)
         actions.append(action)
-        state = advance(state, state.complete(action), deck)
+        state = advance(state, action, deck)
     return actions, state
