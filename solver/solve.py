@@ -279,10 +279,11 @@ def _climb(
     only the target just above the true best needs an exhaustive (failing) search. Most deals end
     there. When it has not decided after `DFS_ALONE` positions, the constraint model joins it in a
     background thread and asks for `top` (one point less each time it proves a target out of reach):
-    the model finds the narrow wins the search wanders past, and the two meet at the true best. If
-    the model has not answered after `MODEL_SLICE` seconds, it asks for one point more than the best
-    found instead, then for `top` again, each time with twice as long. (The model starts from the
-    opening deal: from a later position, `opening` False, the search works alone.)"""
+    the model finds the narrow wins the search wanders past, and the two meet at the true best. The
+    model is never interrupted to ask something else: it starts afresh on each question, and its
+    time on a question varies tenfold from deal to deal (5p Avalanche: 1-10 s for a win at the
+    bound). (The model starts from the opening deal: from a later position, `opening` False, the
+    search works alone.)"""
     crowning = model.rules.ending is Ending.CROWNING
     search.deadline, search.interrupt = deadline, None
     # The copies bound at every position: with two players, whose ten cards in hand are most often the
@@ -293,7 +294,6 @@ def _climb(
     question: sat.Question | None = None
     joined = False
     refuted: str | None = None  # how the model refuted the last target above the best
-    slice_, upwards = MODEL_SLICE, False  # the model's time for its next question; and whether it asks best + 1
     try:
         while best < top:
             if portfolio and not joined:
@@ -308,25 +308,20 @@ def _climb(
                 joined = True  # the search's slice ran out, or the model answered
                 if question is not None:
                     question.stop()
-                    asked, (decided, answer) = question.target, _answer(question)
+                    asked, answer = question.target, question.answer()  # (its time is the caller's)
                     question = None
-                    if not decided:
-                        slice_, upwards = (slice_ * 2, False) if upwards else (slice_, True)
-                    elif answer is not None:
-                        score = _final_score(model, root, answer)
-                        if score > best:
-                            best, line = score, answer
-                        upwards = False
+                    if answer is not None:
+                        best, line = _final_score(model, root, answer), answer  # at least `top`
                     else:
                         goal = "wins" if crowning else f"scores {asked}"
                         refuted = f"the constraint model proved that no line {goal}"
                         if crowning or asked <= best + 1:
                             return best, line, refuted, True  # nothing between the best found and the target refuted
-                        top, upwards = asked - 1, False
+                        top = asked - 1
                     if best >= top:
                         return best, line, refuted, True
-                seconds = slice_ if deadline is None else min(slice_, deadline - time.perf_counter())
-                question = sat.Question(model, best + 1 if upwards and best + 1 < top else top, seconds)
+                seconds = None if deadline is None else deadline - time.perf_counter()
+                question = sat.Question(model, top, seconds)
                 question.start()
                 search.interrupt = question.done.is_set
                 continue
@@ -340,17 +335,6 @@ def _climb(
         search.interrupt = None
         if question is not None:
             question.stop()
-
-
-MODEL_SLICE = 4.0  # seconds for the model's first question (the wins it found on 5p Avalanche took 2.4 s at most)
-
-
-def _answer(question: sat.Question) -> tuple[bool, list[Move] | None]:
-    """(whether the model decided its question before its time ran out, the line it found or None)."""
-    try:
-        return True, question.answer()
-    except OutOfBudget:
-        return False, None
 
 
 def _slice(search: Search, positions: int, node_limit: int | None) -> None:

@@ -7,13 +7,11 @@ import threading
 
 import pytest
 
-import solver.solve as solving
 from deducer import Ending, Settings, Stuck, Variant
 from solver import sat
 from solver.brute import best_score
 from solver.greedy import greedy_line
 from solver.model import ONGOING, Deal, Move, Rules
-from solver.search import OutOfBudget
 from solver.solve import best_line, solve
 from tests.test_solver import small_deals
 
@@ -130,26 +128,24 @@ FIVE_AVALANCHE = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.ST
 
 
 class Asked:
-    """Stands in for `sat.Question`: notes each question (target, seconds), then hands it to the real
-    model, or answers it as `script` says after 20 ms: "refuted", or "undecided" (its time ran out)."""
+    """Stands in for `sat.Question`: notes each question's target, then hands it to the real model,
+    or answers after 20 ms that no line reaches it, if the target is one of `refuted`."""
 
-    def __init__(self, script: dict[int, str]) -> None:
-        self.script = script
-        self.questions: list[tuple[int, float | None]] = []
+    def __init__(self, refuted: set[int]) -> None:
+        self.refuted = refuted
+        self.targets: list[int] = []
 
     def __call__(self, model: Deal, target: int, seconds: float | None = None) -> object:
-        self.questions.append((target, seconds))
-        if target not in self.script:
-            return REAL_QUESTION(model, target, seconds)
-        return _Scripted(target, self.script[target])
+        self.targets.append(target)
+        return _Refuted(target) if target in self.refuted else REAL_QUESTION(model, target, seconds)
 
 
 REAL_QUESTION = sat.Question
 
 
-class _Scripted:
-    def __init__(self, target: int, answer: str) -> None:
-        self.target, self.script, self.done = target, answer, threading.Event()
+class _Refuted:
+    def __init__(self, target: int) -> None:
+        self.target, self.done = target, threading.Event()
 
     def start(self) -> None:
         threading.Timer(0.02, self.done.set).start()
@@ -157,9 +153,7 @@ class _Scripted:
     def stop(self) -> None:
         self.done.wait()
 
-    def answer(self) -> list[Move] | None:
-        if self.script == "undecided":
-            raise OutOfBudget("time limit reached")
+    def answer(self) -> None:
         return None
 
 
@@ -170,36 +164,21 @@ def test_the_model_asks_for_the_bound_first(monkeypatch: pytest.MonkeyPatch) -> 
     deck = Variant.AVALANCHE.shuffled_deck(424)
     model = Deal.of(FIVE_AVALANCHE, deck)
     assert max(model.score(greedy_line(model, model.start(), low)[1]) for low in (True, False)) <= 25
-    asked = Asked({})
+    asked = Asked(set())
     monkeypatch.setattr(sat, "Question", asked)
     result = solve(FIVE_AVALANCHE, deck, time_limit=120)
     assert (result.verdict, result.score) == ("win", 30)
-    assert [target for target, _ in asked.questions] == [30]
+    assert asked.targets == [30]
 
 
 def test_a_refuted_bound_is_lowered_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
     # Seed 424 again: the search stalls at 28. Told (falsely) that no line scores 30, the portfolio
     # asks the real model for 29, not for 30 again nor for one point more than the best found.
-    asked = Asked({30: "refuted"})
+    asked = Asked({30})
     monkeypatch.setattr(sat, "Question", asked)
     result = solve(FIVE_AVALANCHE, Variant.AVALANCHE.shuffled_deck(424), time_limit=120)
-    assert [target for target, _ in asked.questions] == [30, 29]
+    assert asked.targets == [30, 29]
     assert result.score >= 29  # the model's line for 29 (it may score more)
-
-
-def test_an_undecided_model_alternates_and_doubles_its_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Seed 744 (bound 28; the search climbs from 23 to 25, then stalls). A model that never decides
-    # asks for the bound, then for one point more than the best found, then the bound again, each
-    # pair with twice the time of the one before; the search goes on meanwhile, to its node limit.
-    asked = Asked(dict.fromkeys(range(31), "undecided"))
-    monkeypatch.setattr(sat, "Question", asked)
-    monkeypatch.setattr(solving, "MODEL_SLICE", 1.0)
-    result = solve(FIVE_AVALANCHE, Variant.AVALANCHE.shuffled_deck(744), node_limit=100_000)
-    assert result.verdict == "unknown"
-    first = asked.questions[:6]
-    assert [seconds for _, seconds in first] == [1.0, 1.0, 2.0, 2.0, 4.0, 4.0]
-    assert [target for target, _ in first][::2] == [28, 28, 28]
-    assert all(25 <= target < 28 for target, _ in first[1::2])
 
 
 def test_an_undecided_deal_keeps_the_best_line_found(monkeypatch: pytest.MonkeyPatch) -> None:
