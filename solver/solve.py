@@ -282,8 +282,9 @@ def _climb(
     the model finds the narrow wins the search wanders past, and the two meet at the true best. The
     model is never interrupted to ask something else: it starts afresh on each question, and its
     time on a question varies tenfold from deal to deal (5p Avalanche: 1-10 s for a win at the
-    bound). (The model starts from the opening deal: from a later position, `opening` False, the
-    search works alone.)"""
+    bound). Meanwhile the search takes turns: `RESTART` positions of a restart in a shuffled order
+    for `top` (the first `RESTARTS` times), `CLIMB` positions of the climb. (The model starts from
+    the opening deal: from a later position, `opening` False, the search works alone.)"""
     crowning = model.rules.ending is Ending.CROWNING
     search.deadline, search.interrupt = deadline, None
     # The copies bound at every position: with two players, whose ten cards in hand are most often the
@@ -292,41 +293,54 @@ def _climb(
     search.thorough = model.rules.players == 2
     portfolio = opening and sat.applies(model)
     question: sat.Question | None = None
-    joined = False
-    refuted: str | None = None  # how the model refuted the last target above the best
+    refuted: str | None = None  # how the last target above the best was refuted
+    turns = 0  # of the search, once the model has joined
     try:
         while best < top:
-            if portfolio and not joined:
+            restart = question is not None and turns % 2 == 0 and turns < 2 * RESTARTS
+            target = top if restart else best + 1
+            if not portfolio:
+                search.node_limit = node_limit
+            elif question is None:
                 _slice(search, DFS_ALONE, node_limit)
+            elif turns < 2 * RESTARTS:
+                search.shuffle = Random(PROBE_ORDERS + turns) if restart else None
+                _slice(search, RESTART if restart else CLIMB, node_limit)
+                turns += 1
             else:
                 search.node_limit = node_limit
             try:
-                found = search.reach(root, best + 1)
+                found = search.reach(root, target)
             except OutOfBudget:
                 if not portfolio or _caller_budget_spent(search, node_limit, deadline):
                     raise
-                joined = True  # the search's slice ran out, or the model answered
-                if question is not None:
+                if question is not None and not question.done.is_set():
+                    continue  # the search's turn is over
+                if question is not None:  # the model has answered
                     question.stop()
                     asked, answer = question.target, question.answer()  # (its time is the caller's)
                     question = None
                     if answer is not None:
-                        best, line = _final_score(model, root, answer), answer  # at least `top`
-                    else:
-                        goal = "wins" if crowning else f"scores {asked}"
-                        refuted = f"the constraint model proved that no line {goal}"
-                        if crowning or asked <= best + 1:
-                            return best, line, refuted, True  # nothing between the best found and the target refuted
-                        top = asked - 1
-                    if best >= top:
-                        return best, line, refuted, True
-                seconds = None if deadline is None else deadline - time.perf_counter()
-                question = sat.Question(model, top, seconds)
-                question.start()
+                        return _final_score(model, root, answer), answer, refuted, True  # at least `top`
+                    goal = "wins" if crowning else f"scores {asked}"
+                    refuted = f"the constraint model proved that no line {goal}"
+                    if crowning or asked <= best + 1:
+                        return best, line, refuted, True  # nothing between the best found and the target refuted
+                    top = asked - 1
+                question = _ask(model, top, deadline)
                 search.interrupt = question.done.is_set
                 continue
-            if found is None:
+            finally:
+                search.shuffle = None
+            if found is None and (target == best + 1 or crowning):
                 return best, line, f"the search was exhaustive ({search.nodes} positions)", True
+            if found is None:  # a restart that went through every line: `top` is out of reach
+                refuted, top = f"the search was exhaustive ({search.nodes} positions)", top - 1
+                if question is not None and best < top:
+                    question.stop()
+                    question = _ask(model, top, deadline)
+                    search.interrupt = question.done.is_set
+                continue
             best, line = _final_score(model, root, found), found
         return best, line, refuted, True
     except OutOfBudget:
@@ -335,6 +349,16 @@ def _climb(
         search.interrupt = None
         if question is not None:
             question.stop()
+
+
+RESTART, CLIMB, RESTARTS = 5000, 5000, 40  # see `_climb`
+
+
+def _ask(model: Deal, target: int, deadline: float | None) -> sat.Question:
+    """The model's question for `target`, started in the background with the time left."""
+    question = sat.Question(model, target, None if deadline is None else deadline - time.perf_counter())
+    question.start()
+    return question
 
 
 def _slice(search: Search, positions: int, node_limit: int | None) -> None:
