@@ -127,6 +127,22 @@ def test_portfolio_proves_a_loss_with_the_model() -> None:
 FIVE_AVALANCHE = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD)
 
 
+class Silent:
+    """Stands in for `sat.Question`: a model that never answers (until stopped)."""
+
+    def __init__(self, model: Deal, target: int, seconds: float | None = None) -> None:
+        self.target, self.done = target, threading.Event()
+
+    def start(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        self.done.set()
+
+    def answer(self) -> None:
+        raise AssertionError("a silent model has no answer")
+
+
 class Asked:
     """Stands in for `sat.Question`: notes each question's target, then hands it to the real model,
     or answers after 20 ms that no line reaches it, if the target is one of `refuted`."""
@@ -179,6 +195,19 @@ def test_a_refuted_bound_is_lowered_by_one(monkeypatch: pytest.MonkeyPatch) -> N
     result = solve(FIVE_AVALANCHE, Variant.AVALANCHE.shuffled_deck(424), time_limit=120)
     assert asked.targets == [30, 29]
     assert result.score >= 29  # the model's line for 29 (it may score more)
+
+
+def test_restarts_find_a_narrow_win_while_the_model_works(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Seed 237: the climb stalls at 29 (the search alone has not found the 30 after 300,000
+    # positions). Restarts in shuffled orders, taking turns with the climb while the model works
+    # (here a model that never answers), find it.
+    deck = Variant.AVALANCHE.shuffled_deck(237)
+    monkeypatch.setattr(sat, "applies", lambda deal: False)
+    assert solve(FIVE_AVALANCHE, deck, node_limit=300_000).verdict == "unknown"
+    monkeypatch.undo()
+    monkeypatch.setattr(sat, "Question", Silent)
+    result = solve(FIVE_AVALANCHE, deck, node_limit=300_000)
+    assert (result.verdict, result.score) == ("win", 30)
 
 
 def test_an_undecided_deal_keeps_the_best_line_found(monkeypatch: pytest.MonkeyPatch) -> None:
