@@ -409,7 +409,7 @@ def to_actions(
             actions.append(action)
             state = advance(state, Hint(seat, target, action.clue, touched), deck)
             continue
-        elif kind == PASS:
+        if kind == PASS:
             action = Pass(seat)
         else:
             wanted = None if card == TRASH else (suits[card // 5], card % 5 + 1)
