@@ -299,11 +299,9 @@ def _climb(
         while best < top:
             restart = question is not None and turns % 2 == 0 and turns < 2 * RESTARTS
             target = top if restart else best + 1
-            if not portfolio:
-                search.node_limit = node_limit
-            elif question is None:
+            if portfolio and question is None:
                 _slice(search, DFS_ALONE, node_limit)
-            elif turns < 2 * RESTARTS:
+            elif question is not None and turns < 2 * RESTARTS:
                 search.shuffle = Random(PROBE_ORDERS + turns) if restart else None
                 _slice(search, RESTART if restart else CLIMB, node_limit)
                 turns += 1
@@ -412,12 +410,10 @@ def to_actions(
         if kind == PASS:
             action = Pass(seat)
         else:
-            wanted = None if card == TRASH else (suits[card // 5], card % 5 + 1)
             slot = next(
                 index
                 for index, item in enumerate(hand, 1)
-                if item.card is not None
-                and (state.trash(item.card) if wanted is None else (item.card.suit, item.card.rank) == wanted)
+                if item.card is not None and (state.trash(item.card) if card == TRASH else card_id(item.card, suits) == card)
             )
             real = hand[slot - 1].card
             if kind == DISCARD:
