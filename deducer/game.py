@@ -240,15 +240,23 @@ class GameState:
             state = self
         return state._end_turn(event)
 
+    def draw_checked(self, card: Card) -> GameState:
+        """The draw now due, of `card`, from a deck already checked to be the variant's full deck: as
+        `apply(Draw(...))`, but the copies of `card` in sight are not counted again (a checked deck
+        cannot hold too many). The hot path of replaying the solver's lines."""
+        if self.must_draw is None:
+            return self.apply(Draw(self.current, card))  # refused, saying why
+        return self._draw(Draw(self.must_draw, card), count=False)
+
     def _refuse(self, event: Event, why: str) -> IllegalActionError:
         return IllegalActionError(f"{event.notation(self.seats)} refused at {self.where()}: {why}")
 
-    def _draw(self, event: Draw) -> GameState:
+    def _draw(self, event: Draw, count: bool = True) -> GameState:
         if self.must_draw is None:
             raise self._refuse(event, "no draw is due" if self.deck_left else "the deck is empty")
         if event.seat != self.must_draw:
             raise self._refuse(event, f"it is {self.name(self.must_draw)} who draws now")
-        if event.card is not None:
+        if event.card is not None and count:
             self._check_copies(event, event.card)
         hands = list(self.hands)
         hands[event.seat] = (HandCard(self.drawn, event.card),) + hands[event.seat]

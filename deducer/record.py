@@ -235,19 +235,25 @@ def _event(item: EventModel, seats: Sequence[str]) -> Event:
     return Terminate(seat("end", item.end), item.code)
 
 
-def deal(state: GameState, deck: Sequence[Card | None]) -> GameState:
-    """Deal the opening hands from `deck` (top first)."""
+def deal(state: GameState, deck: Sequence[Card | None], checked: bool = False) -> GameState:
+    """Deal the opening hands from `deck` (top first); `checked` as for `advance`."""
     while state.dealing and state.must_draw is not None:
-        state = state.apply(Draw(state.must_draw, deck[state.drawn]))
+        state = _draw(state, state.must_draw, deck[state.drawn], checked)
     return state
 
 
-def advance(state: GameState, action: Event, deck: Sequence[Card | None]) -> GameState:
-    """Apply `action`, then the draw it calls for, from a fully known `deck`."""
+def advance(state: GameState, action: Event, deck: Sequence[Card | None], checked: bool = False) -> GameState:
+    """Apply `action`, then the draw it calls for, from a fully known `deck`. `checked`: the deck is
+    known to be the variant's full deck (as the solver checks it), so the engine does not count the
+    copies of each card drawn again."""
     state = state.apply(action)
     if state.must_draw is not None:
-        state = state.apply(Draw(state.must_draw, deck[state.drawn]))
+        state = _draw(state, state.must_draw, deck[state.drawn], checked)
     return state
+
+
+def _draw(state: GameState, seat: int, card: Card | None, checked: bool) -> GameState:
+    return state.draw_checked(card) if checked and card is not None else state.apply(Draw(seat, card))
 
 
 def replay(record: GameRecord) -> list[GameState]:

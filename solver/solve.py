@@ -77,7 +77,7 @@ def action_json(action: Action) -> dict[str, Any]:
 def solve(settings: Settings, deck: Sequence[Card], time_limit: float | None = None, node_limit: int | None = None) -> Solution:
     """Decide the deal: a win (the maximum) or the best reachable score, with the line as proof."""
     _check_deck(settings, deck)
-    return _solve_position(deal(GameState.new(settings), deck), deck, time_limit, node_limit)
+    return _solve_position(deal(GameState.new(settings), deck, checked=True), deck, time_limit, node_limit)
 
 
 def solve_from(
@@ -114,7 +114,7 @@ def _solve_position(
         reason = _ENDED[state.end] if state.end is not None else None
         return Solution(verdict, score, settings.variant.max_score, (), 0, time.perf_counter() - start, reason)
     outcome = best_line(model, time_limit, node_limit, root=position_of(model, state), ceiling=ceiling)
-    actions, final = to_actions(settings, deck, outcome.line, state)
+    actions, final = to_actions(settings, deck, outcome.line, state, checked=True)
     score = final.score if final.over or settings.ending is Ending.STANDARD else 0
     if score != outcome.score or (outcome.verdict == "win" and not (final.won and final.over)):
         raise SolverError(f"internal error: the line scores {score} in the engine, the search said {outcome.score}")
@@ -377,12 +377,12 @@ def _final_score(model: Deal, position: Position, line: list[Move]) -> int:
 
 
 def to_actions(
-    settings: Settings, deck: Sequence[Card], line: list[Move], state: GameState | None = None
+    settings: Settings, deck: Sequence[Card], line: list[Move], state: GameState | None = None, checked: bool = False
 ) -> tuple[list[Action], GameState]:
     """The model's moves as engine actions (slots, hint targets and clues chosen to match), replayed
     through the engine from `state` (default: the opening deal), which refuses any illegal one; also
-    the engine's final state."""
-    state = deal(GameState.new(settings), deck) if state is None else state
+    the engine's final state. `checked`: `deck` is known to be the variant's full deck (see `advance`)."""
+    state = deal(GameState.new(settings), deck, checked) if state is None else state
     suits = settings.variant.suits
     actions: list[Action] = []
     for move in line:
@@ -405,7 +405,7 @@ def to_actions(
             # The touched slots, as `complete` would find them (the engine checks them against the hand).
             touched = tuple(slot for slot, item in enumerate(state.hands[target], 1) if item.card and item.card.rank == rank)
             actions.append(action)
-            state = advance(state, Hint(seat, target, action.clue, touched), deck)
+            state = advance(state, Hint(seat, target, action.clue, touched), deck, checked)
             continue
         if kind == PASS:
             action = Pass(seat)
@@ -426,5 +426,5 @@ def to_actions(
             else:
                 action = Play(seat, slot, real)
         actions.append(action)
-        state = advance(state, action, deck)
+        state = advance(state, action, deck, checked)
     return actions, state

@@ -238,6 +238,10 @@ def test_turn_order_and_draws_are_enforced() -> None:
         run(state, "Alice plays 6")
     with pytest.raises(IllegalActionError, match="cannot hint themselves"):
         run(state, "Alice hints Alice red")
+    # The draw from a checked deck (the solver's replay) is refused the same way when none is due.
+    with pytest.raises(IllegalActionError, match="no draw is due"):
+        state.draw_checked(Card.parse("g1"))
+    assert played.draw_checked(Card.parse("g1")) == played.apply(Draw(0, Card.parse("g1")))
 
 
 def test_copies_and_hints_are_checked_against_known_cards() -> None:
