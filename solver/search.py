@@ -10,7 +10,7 @@ The state graph is acyclic (every move spends a clue token, advances the deck or
 shrinks a hand), so this memo is sound. `solver.solve` probes the bound with small
 budgets, then asks the question for one point more than the best line found,
 until it fails; Crowning Piece only for the maximum. `deadline`, `node_limit`,
-`interrupt`, `patient` and `shuffle` (other move orders, for probes) and
+`interrupt`, `ordering` (other move orders, for probes and restarts) and
 `thorough` (the costly copies bound too) are set by the caller per question.
 """
 
@@ -20,6 +20,7 @@ import gc
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from random import Random
 
 from solver.bounds import upper_bound
@@ -30,6 +31,19 @@ class OutOfBudget(Exception):
     """The time or node budget ran out (or the search was interrupted) before the question was decided."""
 
 
+@dataclass(frozen=True)
+class Ordering:
+    """Which rules of thumb `Search.order` follows: the usual order, or another one for a probe or restart."""
+
+    patient: bool = False  # hint (wait) before letting go of a card that has another copy
+    burn: bool = False  # at 8 clue tokens, misplay (burn) a trash card or a spare copy before hinting
+    shuffle: Random | None = None  # random order among plays
+    toss: bool = False  # with `shuffle`: toss a coin between waiting and letting go at every position
+
+
+USUAL = Ordering()
+
+
 class Search:
     """A decision search with a transposition table shared across targets."""
 
@@ -38,8 +52,7 @@ class Search:
         self.deadline: float | None = None  # time.perf_counter() value
         self.node_limit: int | None = None
         self.interrupt: Callable[[], bool] | None = None  # asked every 1024 positions (as is the clock): stop now?
-        self.patient = False  # hint (wait) before letting go of a card that has another copy
-        self.shuffle: Random | None = None  # random order among plays, and between waiting and letting go
+        self.ordering = USUAL
         self.thorough = False  # add the costly bound of `solver.capacity`
         self.nodes = 0
         self.failed: dict[Position, int] = {}
@@ -110,7 +123,8 @@ class Search:
         deal = self.deal
         ranks = deal.rules.ranks
         drawn = position[1]
-        patient, shuffle = self.patient, self.shuffle
+        ordering = self.ordering
+        shuffle = ordering.shuffle
 
         def rank(move: Move) -> tuple[float, float]:
             kind, card = move
@@ -122,12 +136,14 @@ class Search:
                 if card == TRASH:
                     return (2, 0)
                 if deal.available(position, card) > 1:
-                    wait = shuffle.random() < 0.5 if shuffle else patient
+                    wait = shuffle.random() < 0.5 if shuffle and ordering.toss else ordering.patient
                     return (5 if wait else 3, deal.next_at[drawn][card])
                 return (6, -(card % ranks))
             if kind == HINT:
                 return (4, 0)
             if kind == MISPLAY:
+                if ordering.burn and (card == TRASH or deal.available(position, card) > 1):
+                    return (3, card != TRASH)
                 return (7 if card != TRASH else 5, 0)
             return (8, 0)
 

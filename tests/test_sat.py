@@ -9,6 +9,7 @@ import pytest
 
 from deducer import Ending, Settings, Stuck, Variant
 from solver import sat
+from solver import solve as solving
 from solver.brute import best_score
 from solver.greedy import greedy_line
 from solver.model import ONGOING, Deal, Move, Rules
@@ -191,12 +192,40 @@ def test_a_refuted_bound_is_lowered_by_one(monkeypatch: pytest.MonkeyPatch) -> N
     assert result.score >= 29  # the model's line for 29 (it may score more)
 
 
+def test_a_probe_burning_cards_finds_a_narrow_win_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Seed 403: the 30 needs cards burnt early on (misplayed at 8 clue tokens, to draw on while no
+    # discard is allowed), which the usual order tries after every hint. In the usual, patient and
+    # shuffled orders the search has not found it after 300,000 positions; the probe that burns
+    # cards finds it within 1,000.
+    deck = Variant.AVALANCHE.shuffled_deck(403)
+    monkeypatch.setattr(sat, "applies", lambda deal: False)
+    monkeypatch.setattr(solving, "BURNING", ())
+    assert solve(FIVE_AVALANCHE, deck, node_limit=300_000).verdict == "unknown"
+    monkeypatch.undo()
+    result = solve(FIVE_AVALANCHE, deck, node_limit=1_000)
+    assert (result.verdict, result.score) == ("win", 30)
+
+
 def test_restarts_find_a_narrow_win_while_the_model_works(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Seed 237: the climb stalls at 29 (the search alone has not found the 30 after 300,000
+    # Seed 148: the climb stalls at 29 (the search alone has not found the 30 after 300,000
     # positions). Restarts in shuffled orders, taking turns with the climb while the model works
     # (here a model that never answers), find it.
-    deck = Variant.AVALANCHE.shuffled_deck(237)
+    deck = Variant.AVALANCHE.shuffled_deck(148)
     monkeypatch.setattr(sat, "applies", lambda deal: False)
+    assert solve(FIVE_AVALANCHE, deck, node_limit=300_000).verdict == "unknown"
+    monkeypatch.undo()
+    monkeypatch.setattr(sat, "Question", silent)
+    result = solve(FIVE_AVALANCHE, deck, node_limit=300_000)
+    assert (result.verdict, result.score) == ("win", 30)
+
+
+def test_the_first_restarts_burn_cards_for_longer_than_the_probes(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Seed 508: the burning order finds the 30 after some 1,500 positions, more than its share of the
+    # probes (375). The first restart, in that order, finds it (at about 25,000 positions in all);
+    # without the burning orders the restarts have not found it after 300,000.
+    deck = Variant.AVALANCHE.shuffled_deck(508)
+    monkeypatch.setattr(sat, "Question", silent)
+    monkeypatch.setattr(solving, "BURNING", ())
     assert solve(FIVE_AVALANCHE, deck, node_limit=300_000).verdict == "unknown"
     monkeypatch.undo()
     monkeypatch.setattr(sat, "Question", silent)
