@@ -10,6 +10,7 @@ import pytest
 from deducer import Ending, Settings, Stuck, Variant
 from solver import sat
 from solver import solve as solving
+from solver.bounds import Bound
 from solver.brute import best_score
 from solver.greedy import greedy_line
 from solver.model import ONGOING, Deal, Move, Rules
@@ -239,3 +240,36 @@ def test_an_undecided_deal_keeps_the_best_line_found(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(sat, "applies", lambda deal: False)
     result = solve(FIVE_AVALANCHE, Variant.AVALANCHE.shuffled_deck(744), node_limit=20_000)
     assert (result.verdict, result.score) == ("unknown", 25)
+
+
+def test_a_restart_that_goes_through_every_line_lowers_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Reduced deals, standard rules, with the opening bound loosened to the maximum score (sound, if
+    # loose), no probes and the model joining at once (a model that never answers): the first restart,
+    # for the maximum, goes through every line when the maximum is out of reach, so the model is asked
+    # one point less, and so on, while the climb goes up from the greedy line. Every target the
+    # restarts refute is truly out of reach (brute force), and the climb still ends at the best score.
+    monkeypatch.setattr(solving, "explain", lambda model, root: Bound(model.rules.max_score, "loosened"))
+    monkeypatch.setattr(solving, "copies_bound", lambda model, root, bound: bound)
+    monkeypatch.setattr(solving, "PROBE_TOP", 0)
+    monkeypatch.setattr(solving, "PROBE", 0)
+    monkeypatch.setattr(solving, "DFS_ALONE", 1)
+    monkeypatch.setattr(sat, "applies", lambda deal: True)
+    asked: list[int] = []
+
+    def recorded(deal: Deal, target: int, seconds: float | None = None) -> Standin:
+        asked.append(target)
+        return Standin(target)
+
+    monkeypatch.setattr(sat, "Question", recorded)
+    lowered = 0
+    for model in small_deals(11, 300):
+        if model.rules.ending is Ending.CROWNING:
+            continue
+        truth = best_score(model)
+        asked.clear()
+        outcome = best_line(model)
+        assert (outcome.score, line_score(model, outcome.line)) == (truth, truth)
+        assert asked == list(range(model.rules.max_score, model.rules.max_score - len(asked), -1))
+        assert all(target > truth for target in asked[:-1])  # each refuted by a restart
+        lowered += len(asked) > 1
+    assert lowered >= 20  # (29 of these deals score 2 points or more below the maximum)
