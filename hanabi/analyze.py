@@ -98,4 +98,7 @@ def show(analysis: Analysis) -> None:
             reasons = "; ".join(flag.reason for flag in turn.flags if flag.severity.value == "mistake")
             cost = f" (best score -{turn.drop})" if turn.drop else ""
             console.print(f"  turn {turn.number}: {turn.words()}{cost}{': ' + reasons if reasons else ''}", highlight=False)
+            if turn.advice is not None:
+                first = turn.advice.action.notation(turn.before.seats)
+                console.print(f"    the advisor's first choice: {first} ({turn.advice.reason})", highlight=False)
     console.print(f"Clue tokens spent on hints that told nothing new: {analysis.wasted_clues}", highlight=False)

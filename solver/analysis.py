@@ -14,11 +14,12 @@ judged from its actor's view (`deducer.review`), which needs no deck.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import Any
 
 from deducer.actions import Action, Discard, Event, Hint, Pass, Play
+from deducer.advice import Option, advise
 from deducer.cards import Card
 from deducer.complete import known_deck
 from deducer.game import GameState
@@ -44,6 +45,7 @@ class TurnReport:
     best_before: int | None
     best_after: int | None
     flags: tuple[Flag, ...]
+    advice: Option | None = None  # for a mistake: the advisor's first choice, from the actor's view, if another
 
     @property
     def drop(self) -> int:
@@ -175,7 +177,10 @@ class Analysis:
 
 def _mistake_json(turn: TurnReport) -> dict[str, Any]:
     reasons = [flag.reason for flag in turn.flags if flag.severity is Severity.MISTAKE]
-    return {"turn": turn.number, "words": turn.words(), "cost": turn.drop, "reasons": reasons}
+    advice = None
+    if turn.advice is not None:
+        advice = {"action": turn.advice.action.notation(turn.before.seats), "reason": turn.advice.reason}
+    return {"turn": turn.number, "words": turn.words(), "cost": turn.drop, "reasons": reasons, "advice": advice}
 
 
 def analyze(record: GameRecord, seat: int | None = None, time_limit: float = TIME_LIMIT) -> Analysis:
@@ -204,7 +209,7 @@ def analyze(record: GameRecord, seat: int | None = None, time_limit: float = TIM
             continuation = solve_from(positions[winnable[-1]], deck, time_limit).line
             calls += 1
     reviewer = Reviewer(tracker)
-    turns = tuple(_report(action, reviewer, best, seat) for action in actions)
+    turns = tuple(_advised(_report(action, reviewer, best, seat), tracker) for action in actions)
     return Analysis(record, tracker.state, turns, tuple(best), tuple(sorted(undecided)), continuation, note, calls, reviewer)
 
 
@@ -212,6 +217,24 @@ def _report(action: TurnAction, reviewer: Reviewer, best: Sequence[int | None], 
     flags = tuple(reviewer.judge(action)) if seat is None or action.event.seat == seat else ()
     number = action.number
     return TurnReport(number, action.event.seat, action.event, action.before, action.after, best[number - 1], best[number], flags)
+
+
+def _advised(turn: TurnReport, tracker: Tracker) -> TurnReport:
+    """A mistake (points lost, or a mistake from the actor's view) with the advisor's first choice, if
+    the action was another."""
+    if not turn.drop and all(flag.severity is not Severity.MISTAKE for flag in turn.flags):
+        return turn
+    first = advise(tracker, turn.number - 1).actions[0]
+    return turn if _same_choice(first.action, turn.event) else replace(turn, advice=first)
+
+
+def _same_choice(action: Action, event: Event) -> bool:
+    """Is the `event` recorded the `action` (which names no card)?"""
+    if isinstance(action, Hint) and isinstance(event, Hint):
+        return (action.target, action.clue) == (event.target, event.clue)
+    if isinstance(action, (Play, Discard)) and isinstance(event, (Play, Discard)):
+        return type(action) is type(event) and replace(action, card=None) == replace(event, card=None)
+    return action == event
 
 
 def _best_scores(positions: Sequence[GameState], deck: Sequence[Card], time_limit: float) -> dict[int, Solution]:

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from deducer import GameRecord, Settings
-from deducer.actions import parse_event
+from deducer.actions import Hint, Play, parse_event
+from deducer.advice import advise
 from deducer.complete import fill_unknown, known_deck, missing, unknown_positions
 from deducer.errors import RecordError
 from deducer.hanablive import export_game, import_game
@@ -77,6 +78,38 @@ def test_each_flag_of_a_hand_made_game() -> None:
     assert analysis.continuation
     assert analysis.mistakes()[0].number == 8  # the costliest first
     assert analysis.wasted_clues == 1
+
+
+def test_each_mistake_quotes_the_advisors_first_choice() -> None:
+    # The advisor's first choice, from the actor's view, at each mistake of the hand-made game; none at
+    # other turns. At turn 8 Bob discarded a card he knew was a 5 (with hints to give): his first
+    # choice is a hint; at turn 10 he gave a hint that told nothing: his first choice tells something.
+    record = hand_made()
+    analysis = analyze(record)
+    mistakes = {turn.number: turn for turn in analysis.mistakes()}
+    assert sorted(mistakes) == [4, 8, 10, 13]
+    for turn in analysis.turns:
+        if turn.number not in mistakes:
+            assert turn.advice is None
+            continue
+        first = advise(record, turn.number - 1).actions[0]
+        assert turn.advice == first and turn.advice.action.seat == turn.seat
+    hint, telling = mistakes[8].advice, mistakes[10].advice
+    assert hint is not None and isinstance(hint.action, Hint)
+    assert telling is not None and telling.bits is not None and telling.bits > 0
+    quoted = {entry["turn"]: entry["advice"] for entry in analysis.summary()["mistakes"]}
+    assert quoted[8] == {"action": hint.action.notation(record.seats), "reason": hint.reason}
+
+
+def test_a_drop_the_advisor_would_have_made_too_quotes_nothing() -> None:
+    # A seeded 5-player playout: at turn 36 Alice plays y4, the advisor's own first choice, and yet the
+    # best score (full information) drops by one. The analysis quotes no other choice there.
+    record = playout(Settings(players=5, ending=Ending.STANDARD), seed=23, noise=0.3)
+    turn = analyze(record).turns[35]
+    assert (turn.number, turn.words(), turn.drop) == (36, "Alice plays y4", 1)
+    first = advise(record, 35).actions[0].action
+    assert isinstance(first, Play) and isinstance(turn.event, Play) and first.slot == turn.event.slot
+    assert turn.advice is None
 
 
 def test_bisection_equals_solving_every_position() -> None:
