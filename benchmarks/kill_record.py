@@ -221,7 +221,7 @@ def main() -> None:
     print(f"files that failed to load: {tally.failed_loads}")
     print(f"files not a prefix of the game (or resumed wrong): {tally.not_prefix}")
     print(f"acknowledged events lost: {tally.lost}")
-    print(f"temporary files left by kills mid-write: {leftovers}")
+    print(f"temporary files left by kills mid-write: {leftovers} (a resume sweeps those over ten minutes old)")
 
 
 if __name__ == "__main__":

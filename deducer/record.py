@@ -11,9 +11,11 @@ known, the full deck order. Replaying checks every event against the engine.
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import tempfile
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -178,6 +180,24 @@ def atomic_write(path: Path, text: str) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+STALE_AFTER = 600.0  # seconds: a temporary file of `atomic_write` this old was left by a killed writer
+
+
+def sweep_temporaries(path: Path, older_than: float = STALE_AFTER) -> int:
+    """Remove the temporary files `atomic_write` left beside `path` when a writer was killed mid-write
+    (those untouched for `older_than` seconds: a live writer's file is seconds old); how many."""
+    removed = 0
+    cutoff = time.time() - older_than
+    for leftover in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        try:
+            if leftover.stat().st_mtime < cutoff:
+                leftover.unlink()
+                removed += 1
+        except FileNotFoundError:  # swept by another process meanwhile
+            continue
+    return removed
 
 
 def event_to_json(event: Event, seats: Sequence[str]) -> dict[str, Any]:

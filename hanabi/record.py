@@ -12,7 +12,7 @@ from deducer.actions import DEFAULT_SEATS, resolve_seat, view_seat
 from deducer.cards import Variant
 from deducer.errors import HanabiError, NotationError
 from deducer.loader import load_game
-from deducer.record import GameRecord
+from deducer.record import GameRecord, sweep_temporaries
 from deducer.settings import Ending, Settings
 from deducer.tracker import Tracker
 from hanabi.cli import app, card_grid, console, reports_errors
@@ -39,7 +39,9 @@ def record_command(
     """Record a game as it is played; saved after every event, resumable, undoable."""
     if game.exists():
         tracker = Tracker(load_game(game), game)
-        console.print(f"resumed {game}: {len(tracker.record.events)} events, turn {tracker.state.turn}")
+        swept = sweep_temporaries(game)
+        note = f"; removed {swept} temporary file{'s' * (swept != 1)} left by an interrupted save" if swept else ""
+        console.print(f"resumed {game}: {len(tracker.record.events)} events, turn {tracker.state.turn}{note}")
     else:
         names = tuple(name.strip() for name in seats.split(",")) if seats else DEFAULT_SEATS[:players]
         settings = Settings(players=len(names), variant=variant, ending=rules)

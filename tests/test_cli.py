@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -110,10 +111,15 @@ def test_record_at_the_table(tmp_path: Path) -> None:
     assert "refused: event 18" in result.output and "no slot 9" in result.output
     record = load_game(game)
     assert len(record.events) == 18 and record.recorder == 0
-    # Resume, undo the last hint, and fix event 17.
+    # A save killed mid-write left its temporary file; resume, undo the last hint, and fix event 17.
+    leftover = game.parent / f".{game.name}.k1ll.tmp"
+    leftover.write_text("{")
+    os.utime(leftover, (0, 0))
     again = runner.invoke(app, ["record", str(game)], input="undo\nfix 17 Bob hints Alice 5 (2)\nlog\nquit\n")
     assert again.exit_code == 0, again.output
     assert "resumed" in again.output and "event 17 is now: Bob hints Alice 5 (2)" in again.output
+    assert "removed 1 temporary file left by an interrupted save" in " ".join(again.output.split())
+    assert not leftover.exists()
     assert len(load_game(game).events) == 17
 
 

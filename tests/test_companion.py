@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import random
 from pathlib import Path
 from typing import Any
@@ -110,6 +111,17 @@ def test_a_kill_before_the_unseen_draw_is_repaired_on_load(tmp_path: Path) -> No
     again = restarted.get(f"/api/games/{view['id']}").json()
     assert again["version"] == view["version"] and again["log"][-1]["auto"] and again["phase"] == "turn"
     assert load_game(path).events == record.events
+
+
+def test_a_restarted_server_sweeps_what_a_killed_save_left(tmp_path: Path) -> None:
+    client = TestClient(create_app(tmp_path))
+    view = record_sample(client, new_game(client), 16)
+    leftover = tmp_path / f".{view['id']}.json.k1ll.tmp"
+    leftover.write_text("{")
+    os.utime(leftover, (0, 0))
+    restarted = TestClient(create_app(tmp_path))
+    assert restarted.get(f"/api/games/{view['id']}").json()["version"] == view["version"]
+    assert not leftover.exists()
 
 
 def test_advice_on_my_turn(tmp_path: Path) -> None:

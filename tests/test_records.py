@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import time
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,7 @@ from deducer import GameRecord, RecordError, Settings, Variant
 from deducer.actions import Draw, Play
 from deducer.hanablive import export_game, import_game
 from deducer.loader import load_game
-from deducer.record import replay, turn_states
+from deducer.record import STALE_AFTER, replay, sweep_temporaries, turn_states
 from deducer.rules import End
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -91,6 +93,21 @@ def test_save_is_atomic_and_round_trips(tmp_path: Path) -> None:
     record.with_events(record.events[:10]).save(target)
     assert load_game(target).events == record.events[:10]
     assert [path.name for path in tmp_path.iterdir()] == ["game.json"]
+
+
+def test_temporary_files_left_by_a_killed_save_are_swept(tmp_path: Path) -> None:
+    # A writer killed between creating its temporary file and the rename leaves `.game.json.XXXX.tmp`.
+    # Those older than STALE_AFTER go; a live writer's (fresh), another game's and the game stay.
+    load_game(ROOT / "sample_games" / "4p_crowning.json").save(tmp_path / "game.json")
+    old = time.time() - STALE_AFTER - 5
+    for name in (".game.json.a1b2.tmp", ".game.json.c3d4.tmp", ".other.json.e5f6.tmp"):
+        (tmp_path / name).write_text("{")
+        os.utime(tmp_path / name, (old, old))
+    (tmp_path / ".game.json.live.tmp").write_text("{")
+    assert sweep_temporaries(tmp_path / "game.json") == 2
+    left = sorted(path.name for path in tmp_path.iterdir())
+    assert left == [".game.json.live.tmp", ".other.json.e5f6.tmp", "game.json"]
+    assert sweep_temporaries(tmp_path / "game.json") == 0
 
 
 def test_turn_states_index_by_actions() -> None:

@@ -22,7 +22,7 @@ import platformdirs
 from deducer.actions import Draw, Event
 from deducer.errors import HanabiError, RecordError
 from deducer.loader import load_game
-from deducer.record import GameRecord
+from deducer.record import GameRecord, sweep_temporaries
 from deducer.settings import Settings
 from deducer.tracker import Tracker
 
@@ -117,6 +117,8 @@ class GameStore:
             held = self._open.get(game)
             if held is None or held.stamp != stamp:
                 tracker = Tracker(load_game(path), path)
+                if held is None:
+                    sweep_temporaries(path)
                 fill_auto(tracker)  # a crash may have come between an event and the recorder's unseen draw
                 held = Open(tracker, path.stat().st_mtime_ns)
                 self._open[game] = held
