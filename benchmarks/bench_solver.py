@@ -60,6 +60,7 @@ def _row(settings: Settings, args: argparse.Namespace) -> float:
     results = list(run_all(jobs, args.jobs))
     seconds = [float(result["seconds"]) for result in results]
     undecided = sum(result["verdict"] == "unknown" for result in results)
+    ruled_out = sum(result["verdict"] == "unknown" and result["upper"] < result["max_score"] for result in results)
     wins = sum(result["verdict"] == "win" for result in results)
     ordered = sorted(seconds)
     p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
@@ -73,7 +74,7 @@ def _row(settings: Settings, args: argparse.Namespace) -> float:
         f"{name:38} {1 - undecided / len(results):8.1%} {wins / len(results):9.1%} {median * 1e3:7.1f}ms"
         f" {p95 * 1e3:7.1f}ms {p99 * 1e3:7.1f}ms {max(seconds):7.2f}s   {slow}"
         + f"   over 2 s: {sum(value > 2 for value in seconds)}"
-        + (f"   undecided: {undecided}" if undecided else ""),
+        + (f"   undecided: {undecided} (a perfect score ruled out on {ruled_out})" if undecided else ""),
         flush=True,
     )
     return median

@@ -108,8 +108,11 @@ def _solve_turn(path: Path, turn: int, time_limit: float | None, as_json: bool) 
 def show(solution: Solution, settings: Settings, seats: tuple[str, ...], first: int = 1) -> None:
     """The verdict and the line as a table."""
     colour = {"win": "green", "loss": "red", "unknown": "yellow"}[solution.verdict]
+    best = f"best score {solution.score}/{solution.max_score}"
+    if solution.upper > solution.score:  # undecided: the best found, and the most not yet refuted
+        best = f"best score found {solution.score}/{solution.max_score}, at most {solution.upper}"
     console.print(
-        f"[bold {colour}]{solution.verdict}[/]: best score {solution.score}/{solution.max_score} "
+        f"[bold {colour}]{solution.verdict}[/]: {best} "
         f"({settings.ending.value} rules, {settings.players} players, {settings.variant.value}); "
         f"{solution.nodes} positions searched in {solution.seconds:.3f} s"
     )
@@ -150,7 +153,11 @@ def survey_command(
         task = bar.add_task("surveying", total=count)
         results = list(run_all(items, jobs, lambda: bar.advance(task)))
     wins = sum(result.get("verdict") == "win" for result in results)
-    decided = sum(result.get("verdict") in ("win", "loss") for result in results)
+    # Winnability is decided by a win, or by a proof that no line scores the maximum (even where the
+    # best score itself is not: an "unknown" verdict with `upper` below the maximum).
+    decided = sum(
+        result.get("verdict") == "win" or result.get("upper", variant.max_score) < variant.max_score for result in results
+    )
     times = [float(result.get("seconds", 0.0)) for result in results]
     low, high = wilson(wins, decided)
     summary = {

@@ -39,17 +39,19 @@ class Solution:
 
     verdict: str  # "win", "loss" or "unknown" (a budget ran out)
     score: int  # the best score reached; exact unless the verdict is "unknown"
+    upper: int  # proven: no line scores more (the score itself unless the verdict is "unknown")
     max_score: int
     line: tuple[Action, ...]
     nodes: int
     seconds: float
-    reason: str | None = None
+    reason: str | None = None  # how one point more than `upper` was refuted
     seats: tuple[str, ...] = field(default=(), compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "verdict": self.verdict,
             "score": self.score,
+            "upper": self.upper,
             "max_score": self.max_score,
             "line": [action_json(action) for action in self.line],
             "nodes": self.nodes,
@@ -112,7 +114,7 @@ def _solve_position(
         score = state.score
         verdict = "win" if state.won else "loss"
         reason = _ENDED[state.end] if state.end is not None else None
-        return Solution(verdict, score, settings.variant.max_score, (), 0, time.perf_counter() - start, reason)
+        return Solution(verdict, score, score, settings.variant.max_score, (), 0, time.perf_counter() - start, reason)
     outcome = best_line(model, time_limit, node_limit, root=position_of(model, state), ceiling=ceiling)
     actions, final = to_actions(settings, deck, outcome.line, state, checked=True)
     score = final.score if final.over or settings.ending is Ending.STANDARD else 0
@@ -121,6 +123,7 @@ def _solve_position(
     return Solution(
         outcome.verdict,
         score,
+        outcome.upper,
         settings.variant.max_score,
         tuple(actions),
         outcome.nodes,
@@ -168,6 +171,7 @@ class Outcome:
 
     verdict: str
     score: int
+    upper: int  # proven: no line scores more (`score` unless the verdict is "unknown")
     line: list[Move]
     nodes: int
     reason: str | None
@@ -207,7 +211,7 @@ def best_line(
         bound = copies_bound(model, root, bound)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     search = Search(model)
-    verdict, reason = "loss", None
+    upper, reason = bound.score, None
     try:
         # A short probe from the bound down: where a line reaches the bound, the bound itself guides the
         # search straight to it, while a lower target lets it wander where the bound cuts nothing.
@@ -218,18 +222,16 @@ def best_line(
             if probe is not None:
                 best, best_line_found = _final_score(model, root, probe), probe
                 break
-    except OutOfBudget:
-        verdict = "unknown"
-    if verdict != "unknown":
-        best, best_line_found, reason, decided = _climb(
+        best, best_line_found, reason, upper = _climb(
             model, search, root, best, best_line_found, bound.score, deadline, node_limit, root == opening
         )
-        verdict = "loss" if decided else "unknown"
+    except OutOfBudget:
+        pass
     if best == maximum:
-        return Outcome("win", best, best_line_found, search.nodes, None)
-    if verdict == "loss" and reason is None:
+        return Outcome("win", best, best, best_line_found, search.nodes, None)
+    if upper == bound.score and reason is None:
         reason = bound.reason
-    return Outcome(verdict, max(best, 0), best_line_found, search.nodes, reason)
+    return Outcome("loss" if upper == best else "unknown", best, upper, best_line_found, search.nodes, reason)
 
 
 PROBE_TOP, PROBE = 3750, 625  # positions for the bound itself, and for each target probed below it
@@ -280,10 +282,11 @@ def _climb(
     deadline: float | None,
     node_limit: int | None,
     opening: bool,
-) -> tuple[int, list[Move], str | None, bool]:
+) -> tuple[int, list[Move], str | None, int]:
     """Raise `best` (scored by `line`) to the true best score, which is at most `top`: (best, its line,
-    how the score above it was refuted (None if `top` was reached), whether it was decided: False if
-    the budget ran out first, with the best found so far).
+    how the score one above the upper bound was refuted (None if the bound is still `top`), the upper
+    bound proven: `best` once decided, and if the budget runs out first, `top` lowered by what the
+    model and the restarts refuted meanwhile).
 
     The depth-first search asks for one point more than the best found: successes are cheap, and
     only the target just above the true best needs an exhaustive (failing) search. Most deals end
@@ -329,11 +332,12 @@ def _climb(
                     asked, answer = question.target, question.answer()  # (its time is the caller's)
                     question = None
                     if answer is not None:
-                        return _final_score(model, root, answer), answer, refuted, True  # at least `top`
+                        score = _final_score(model, root, answer)  # at least `top`
+                        return score, answer, refuted, score
                     goal = "wins" if crowning else f"scores {asked}"
                     refuted = f"the constraint model proved that no line {goal}"
                     if crowning or asked <= best + 1:
-                        return best, line, refuted, True  # nothing between the best found and the target refuted
+                        return best, line, refuted, best  # nothing between the best found and the target refuted
                     top = asked - 1
                 question = _ask(model, top, deadline)
                 search.interrupt = question.done.is_set
@@ -341,7 +345,7 @@ def _climb(
             finally:
                 search.ordering = USUAL
             if found is None and (target == best + 1 or crowning):
-                return best, line, f"the search was exhaustive ({search.nodes} positions)", True
+                return best, line, f"the search was exhaustive ({search.nodes} positions)", best
             if found is None:  # a restart that went through every line: `top` is out of reach
                 refuted, top = f"the search was exhaustive ({search.nodes} positions)", top - 1
                 if question is not None and best < top:
@@ -350,9 +354,9 @@ def _climb(
                     search.interrupt = question.done.is_set
                 continue
             best, line = _final_score(model, root, found), found
-        return best, line, refuted, True
+        return best, line, refuted, best
     except OutOfBudget:
-        return best, line, None, False
+        return best, line, refuted, top
     finally:
         search.interrupt = None
         if question is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -77,6 +78,19 @@ def test_solve_deck_file() -> None:
     result = runner.invoke(app, ["solve", "--deck-file", str(ROOT / "sample_games" / "3p_hanablive.json"), "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["verdict"] in {"win", "loss"}
+
+
+def test_an_undecided_deal_says_how_high_it_may_score() -> None:
+    # 5 players, Avalanche, seed 744: the pace bound is 28, which neither the search nor the model
+    # decides in a second (the true best is 27). The answer is undecided, but a perfect score is
+    # ruled out: the survey counts the deal as decided and not winnable.
+    deal = ["--seed", "744", "--players", "5", "--variant", "avalanche", "--rules", "standard", "--time-limit", "1"]
+    table = runner.invoke(app, ["solve", *deal], env={"COLUMNS": "200"})
+    assert table.exit_code == 0, table.output
+    assert re.search(r"unknown: best score found 2[4-7]/30, at most 28 ", table.output) and "why: pace: " in table.output
+    survey = runner.invoke(app, ["survey", *deal, "--count", "1", "--jobs", "1", "--json"])
+    assert survey.exit_code == 0, survey.output
+    assert (json.loads(survey.output)["decided"], json.loads(survey.output)["winnable"]) == (1, 0)
 
 
 def test_survey() -> None:

@@ -149,16 +149,18 @@ class Standin:
 
 
 class Asked:
-    """Stands in for `sat.Question`: notes each question's target, then hands it to the real model,
-    or refutes it if it is one of `refuted`."""
+    """Stands in for `sat.Question`: notes each question's target, then hands it to the real model (or,
+    if not `real`, to one that never answers), or refutes it if it is one of `refuted`."""
 
-    def __init__(self, refuted: set[int]) -> None:
-        self.refuted = refuted
+    def __init__(self, refuted: set[int], real: bool = True) -> None:
+        self.refuted, self.real = refuted, real
         self.targets: list[int] = []
 
     def __call__(self, model: Deal, target: int, seconds: float | None = None) -> object:
         self.targets.append(target)
-        return Standin(target, refutes=True) if target in self.refuted else REAL_QUESTION(model, target, seconds)
+        if target in self.refuted or not self.real:
+            return Standin(target, refutes=target in self.refuted)
+        return REAL_QUESTION(model, target, seconds)
 
 
 REAL_QUESTION = sat.Question
@@ -273,3 +275,49 @@ def test_a_restart_that_goes_through_every_line_lowers_the_bound(monkeypatch: py
         assert all(target > truth for target in asked[:-1])  # each refuted by a restart
         lowered += len(asked) > 1
     assert lowered >= 20  # (29 of these deals score 2 points or more below the maximum)
+
+
+def test_an_undecided_answer_brackets_the_best_score(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The setup above (the opening bound loosened to the maximum, no probes, a silent model joining at
+    # once), with the search's budget cut short at random: the answer found is a line of the deal, and
+    # the upper bound is what the restarts refuted before the budget ran out, never below the brute
+    # force's best. The verdict is a loss exactly when the two meet.
+    monkeypatch.setattr(solving, "explain", lambda model, root: Bound(model.rules.max_score, "loosened"))
+    monkeypatch.setattr(solving, "copies_bound", lambda model, root, bound: bound)
+    monkeypatch.setattr(solving, "PROBE_TOP", 0)
+    monkeypatch.setattr(solving, "PROBE", 0)
+    monkeypatch.setattr(solving, "DFS_ALONE", 1)
+    monkeypatch.setattr(sat, "applies", lambda deal: True)
+    monkeypatch.setattr(sat, "Question", silent)
+    rng = random.Random(5)
+    bracketed = 0
+    for model in small_deals(12, 300):
+        if model.rules.ending is Ending.CROWNING:
+            continue
+        needed = best_line(model).nodes
+        if needed < 2:
+            continue
+        truth = best_score(model)
+        outcome = best_line(model, node_limit=rng.randint(needed // 2, needed - 1))
+        assert outcome.score == line_score(model, outcome.line) <= truth <= outcome.upper <= model.rules.max_score
+        assert (outcome.verdict in ("win", "loss")) == (outcome.upper == outcome.score)
+        bracketed += outcome.verdict == "unknown" and outcome.upper < model.rules.max_score
+    assert bracketed >= 10
+
+
+def test_an_undecided_deal_keeps_its_upper_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Seed 744 (true best 27): the opening bound is 28 (pace), which the real model cannot decide in
+    # minutes. With a model that never answers, the answer found when the budget runs out is undecided,
+    # but says that no line scores more than 28, and why; with one that refutes 28 at once, 27.
+    deck = Variant.AVALANCHE.shuffled_deck(744)
+    monkeypatch.setattr(sat, "Question", silent)
+    result = solve(FIVE_AVALANCHE, deck, node_limit=60_000)
+    assert (result.verdict, result.upper) == ("unknown", 28) and result.score < 28
+    assert result.reason is not None and result.reason.startswith("pace: r5, b1, y2, m1 first appear at deck card 47")
+    asked = Asked({28}, real=False)
+    monkeypatch.setattr(sat, "Question", asked)
+    result = solve(FIVE_AVALANCHE, deck, node_limit=60_000)
+    assert asked.targets == [28, 27]
+    assert (result.verdict, result.upper) == ("unknown", 27) and result.score < 27
+    assert result.reason == "the constraint model proved that no line scores 28"
+    assert result.to_json()["upper"] == 27

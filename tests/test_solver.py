@@ -219,6 +219,7 @@ def test_budget_gives_unknown() -> None:
     result = solve(settings, Variant.AVALANCHE.shuffled_deck(5), node_limit=2000)
     assert result.verdict == "unknown" and result.nodes == 2001  # the first position past the budget stops it
     assert 0 < result.score < 30 and result.reason is None  # the best line found so far, still replayed
+    assert result.upper == 30  # nothing refuted yet
 
 
 def test_solution_json() -> None:
