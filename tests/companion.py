@@ -76,24 +76,28 @@ def kind(event: Event) -> str:
 class Driver:
     """Enters events on the companion's page by tapping, counting the taps of each kind of event."""
 
-    def __init__(self, page: Any, seats: tuple[str, ...], me: int | None) -> None:
+    def __init__(self, page: Any, seats: tuple[str, ...], me: int | None, choreography: bool = False) -> None:
         self.page = page
         self.seats = seats
         self.me = me
+        self.choreography = choreography  # every play asks whether a colour was announced
         self.taps: Counter[str] = Counter()
         self.events: Counter[str] = Counter()
 
     @classmethod
-    def new_game(cls, page: Any, url: str, seats: tuple[str, ...], me: int | None) -> Driver:
-        """Start a game on the home screen (default names, as many players as `seats`) and drive it."""
+    def new_game(cls, page: Any, url: str, seats: tuple[str, ...], me: int | None, choreography: bool = False) -> Driver:
+        """Start a game on the home screen (default names, as many players as `seats`; `me` None: an
+        observer) and drive it."""
         page.goto(url)
         page.click(f'[data-players="{len(seats)}"]')
         for index, seat in enumerate(seats):
             page.fill(f'input[name="seat{index}"]', seat)
         page.click(f'[data-me="{seats[me] if me is not None else ""}"]')
+        if choreography:
+            page.check("#choreography")
         page.click("#start")
         page.wait_for_function("document.body.dataset.version !== ''")
-        return cls(page, seats, me)
+        return cls(page, seats, me, choreography)
 
     def tap(self, selector: str, what: str) -> None:
         self.page.locator(f"#bar {selector}").first.click()
@@ -129,6 +133,8 @@ class Driver:
         elif isinstance(event, (Play, Discard)):
             self.tap(f'[data-act="{what}"]', what)
             self.tap(f'[data-slot="{event.slot}"]', what)
+            if isinstance(event, Play) and self.choreography:
+                self.tap(f'[data-announce="{event.announce.letter if event.announce else ""}"]', what)
             if event.seat == self.me:
                 self.tap(f'[data-pick="{event.card}"]', what)
         elif isinstance(event, Move):

@@ -6,18 +6,21 @@ import importlib.util
 import json
 import os
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from deducer.actions import Draw
+from deducer.actions import Draw, Event, Play
 from deducer.cards import Card
 from deducer.complete import unknown_positions
+from deducer.game import GameState
 from deducer.hanablive import export_game
 from deducer.loader import load_game
-from deducer.record import GameRecord, event_to_json
+from deducer.playout import bot_action
+from deducer.record import GameRecord, advance, deal, event_to_json
 from deducer.settings import Settings
 from deducer.tracker import Tracker
 from hanabi.main import app as cli
@@ -310,3 +313,70 @@ def _check_layout(page: Any) -> None:
         .map(e => e.getBoundingClientRect()).filter(r => r.width < 44 || r.height < 44).length"""
     )
     assert small == 0
+
+
+def choreography_game(seed: int) -> GameRecord:
+    """A 3-player Timed Choreography game played by the bot: every second play announces the card's
+    colour (a clue token more), and the third announces a wrong one (the card is discarded, a strike)."""
+    settings = Settings(players=3, choreography=True)
+    rng = random.Random(seed)
+    deck = settings.variant.shuffled_deck(seed)
+    seats = ("Alice", "Bob", "Cathy")
+    state = deal(GameState.new(settings, seats), deck)
+    actions: list[Event] = []
+    plays = 0
+    while not state.over:
+        action = bot_action(state, rng)
+        if isinstance(action, Play) and action.card is not None:
+            plays += 1
+            suit = action.card.suit
+            if plays == 3:
+                action = replace(action, announce=next(other for other in settings.variant.suits if other is not suit))
+            elif plays % 2 == 0:
+                action = replace(action, announce=suit)
+        actions.append(action)
+        state = advance(state, action, deck)
+    return GameRecord.from_deck(settings, deck, actions, seats)
+
+
+def test_an_observer_records_a_timed_choreography_game(tmp_path: Path) -> None:
+    """An observer (who sees every card) records a Timed Choreography game by taps at a phone's size:
+    each play asks whether a colour was announced; the saved game is the game, announces included."""
+    browser_path = browser_or_skip("the companion")
+    from playwright.sync_api import sync_playwright
+
+    record = choreography_game(5)
+    announced = [event for event in record.events if isinstance(event, Play) and event.announce is not None]
+    assert len(announced) >= 5
+    final = Tracker(record).state
+    assert final.strikes >= 1
+    server = Server(tmp_path / "games").start()
+    problems: list[str] = []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=browser_path, headless=True, args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, has_touch=True)
+            page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+            page.on("pageerror", lambda error: problems.append(str(error)))
+            driver = Driver.new_game(page, server.url, record.seats, None, choreography=True)
+            for event in record.events:
+                if event is announced[0]:  # look at the question before answering it
+                    page.locator('#bar [data-act="play"]').first.click()
+                    page.locator(f'#bar [data-slot="{event.slot}"]').first.click()
+                    page.wait_for_selector('#bar [data-announce="r"]')
+                    assert "announce a colour?" in page.inner_text("#bar")
+                    ARTEFACTS.mkdir(exist_ok=True)
+                    page.screenshot(path=str(ARTEFACTS / "companion-announce.png"), full_page=False)
+                    _check_layout(page)
+                    page.locator('#bar [data-step="cancel"]').click()
+                    page.wait_for_selector('#bar [data-act="play"]')
+                driver.enter(event)
+            assert "Game over" in page.inner_text("#bar")
+            browser.close()
+    finally:
+        server.kill()
+    assert not problems, problems
+    saved = load_game(next((tmp_path / "games").glob("*.json")))
+    assert (saved.settings, saved.seats, saved.recorder, saved.events) == (record.settings, record.seats, None, record.events)
+    state = Tracker(saved).state
+    assert (state.score, state.strikes, state.clues) == (final.score, final.strikes, final.clues)
