@@ -117,6 +117,32 @@ def test_a_discard_that_is_certainly_safe_by_counting() -> None:
     assert [option.tier for option in advice.actions] == sorted(option.tier for option in advice.actions)
 
 
+def test_a_certain_five_is_played_before_another_certain_play() -> None:
+    """Alice knows slot 5 is r5 (red and 5, red at 4) and slot 2 is a 1 that is not r1 (the other two
+    r1s are in Bob's hand, one is played), so any 1 left is playable: both plays are certain, and the 5
+    comes first, though its slot is later, for the clue token it gives back."""
+    record = game(
+        ["r1 r2 r3 r4 r5", "r1 r1 g2 y2 w2"],
+        "g3 y3 b1 w3",
+        [
+            "Alice plays 1",  # r1; g3 drawn into slot 1
+            "Bob hints Alice red",
+            "Alice plays 2",  # r2; y3
+            "Bob hints Alice 5",
+            "Alice plays 3",  # r3; b1
+            "Bob hints Alice 1",
+            "Alice plays 4",  # r4; w3: the hand is w3 b1 y3 g3 r5
+            "Bob hints Alice 3",
+        ],
+    )
+    advice = advise(record)
+    five, one = advice.actions[:2]
+    assert (five.action, five.tier, five.returns_clue) == (Play(0, 5), 1, True)
+    assert "a 5 returns a clue token" in five.reason
+    assert (one.action, one.tier, one.returns_clue) == (Play(0, 2), 1, False)
+    assert advice.actions[2].tier > 1
+
+
 def test_the_seat_and_turn_are_checked() -> None:
     record = playout(Settings(players=3), 5, max_turns=10)
     tracker = Tracker(record)
