@@ -139,22 +139,18 @@ class Reviewer:
         chances = {"p_critical": p_critical, "p_playable": p_playable, "p_trash": card.p_trash}
         flags = []
         was = f"it was {revealed}" + (", the last copy" if before.critical(revealed) else "")
-        if p_critical > HALF:
-            known = "known" if p_critical == 1 else f"likely ({p_critical:.0%})"
-            flags.append(
-                Flag("critical-discard", Severity.MISTAKE, f"{who} discarded a card {known} to be critical: {was}", chances)
-            )
-        elif before.critical(revealed):
-            reason = f"{who} discarded {revealed}, the last copy, with only {p_critical:.0%} chance of it being critical"
-            flags.append(Flag("critical-discard", Severity.UNLUCKY, reason, chances))
-        if p_playable > HALF:
-            known = "known" if p_playable == 1 else f"likely ({p_playable:.0%})"
-            flags.append(
-                Flag("playable-discard", Severity.MISTAKE, f"{who} discarded a card {known} to be playable: {was}", chances)
-            )
-        elif before.playable(revealed):
-            reason = f"{who} discarded {revealed}, which was playable ({p_playable:.0%} from {who}'s view)"
-            flags.append(Flag("playable-discard", Severity.UNLUCKY, reason, chances))
+        # Likely critical (or playable) from the actor's view: a mistake; so in fact, but unlikely: unlucky.
+        for what, p, truly, fact in (
+            ("critical", p_critical, before.critical(revealed), "the last copy"),
+            ("playable", p_playable, before.playable(revealed), "which was playable"),
+        ):
+            if p > HALF:
+                known = "known" if p == 1 else f"likely ({p:.0%})"
+                reason = f"{who} discarded a card {known} to be {what}: {was}"
+                flags.append(Flag(f"{what}-discard", Severity.MISTAKE, reason, chances))
+            elif truly:
+                reason = f"{who} discarded {revealed}, {fact}, with only {p:.0%} chance of it being {what} from {who}'s view"
+                flags.append(Flag(f"{what}-discard", Severity.UNLUCKY, reason, chances))
         if card.p_trash < 1:
             trash = [other.slot for other in view.cards if other.seat == event.seat and other.p_trash == 1]
             if trash:

@@ -51,6 +51,22 @@ def hand_made() -> GameRecord:
     return GameRecord.from_deck(settings, deck, [parse_event(line, ("Alice", "Bob")) for line in ACTIONS])
 
 
+def test_unlucky_discards_are_not_mistakes() -> None:
+    # Bob discards untouched cards: first r5 (the last copy, critical), then b1 (playable). Neither
+    # was likely from his view, so each is flagged unlucky, with the chance he had, not as a mistake.
+    settings = Settings(players=2, ending=Ending.STANDARD)
+    deck = full_deck(settings, ["r2 y2 g2 w2 b2", "r5 b1 g3 y3 w3"], "g4 y4")
+    actions = ["Alice hints Bob 3", "Bob discards 1", "Alice hints Bob 3", "Bob discards 2"]
+    record = GameRecord.from_deck(settings, deck, [parse_event(line, ("Alice", "Bob")) for line in actions])
+    turns = analyze(record).turns
+    critical, playable = turns[1].flags, turns[3].flags
+    assert [(flag.kind, flag.severity.value) for flag in critical] == [("critical-discard", "unlucky")]
+    assert [(flag.kind, flag.severity.value) for flag in playable] == [("playable-discard", "unlucky")]
+    assert 0 < critical[0].chances["p_critical"] < 0.5 and 0 < playable[0].chances["p_playable"] < 0.5
+    assert critical[0].reason.startswith("Bob discarded r5, the last copy, with only ")
+    assert playable[0].reason.startswith("Bob discarded b1, which was playable, with only ")
+
+
 def test_each_flag_of_a_hand_made_game() -> None:
     analysis = analyze(hand_made())
     flags = {turn.number: [(flag.kind, flag.severity.value) for flag in turn.flags] for turn in analysis.turns}
