@@ -77,8 +77,12 @@ def show(analysis: Analysis) -> None:
     if analysis.deck_note:
         console.print(f"[yellow]{analysis.deck_note}[/]", highlight=False)
     else:
-        start = "winnable" if summary["winnable_from_start"] else "not winnable"
-        console.print(f"The deck was {start} from the start (full information).", highlight=False)
+        start = {
+            True: "The deck was winnable from the start (full information).",
+            False: "The deck was not winnable from the start (full information).",
+            None: "Whether the deck was winnable from the start (full information) is left open by the time limit.",
+        }[summary["winnable_from_start"]]
+        console.print(start, highlight=False)
         for turn in analysis.drops:
             console.print(
                 f"turn {turn.number}: {turn.words()}: best score {turn.best_before} -> {turn.best_after}", highlight=False
@@ -90,7 +94,9 @@ def show(analysis: Analysis) -> None:
                 highlight=False,
             )
         if analysis.undecided:
-            console.print(f"[yellow]undecided within the time limit (lower bounds): turns {analysis.undecided}[/]")
+            console.print(f"[yellow]undecided within the time limit (lower bounds): turns {list(analysis.undecided)}[/]")
+        if analysis.unsettled:
+            console.print(f"[yellow]a perfect score not ruled out either at turns {list(analysis.unsettled)}[/]")
     mistakes = analysis.mistakes()
     if mistakes:
         console.print("Costliest mistakes:")

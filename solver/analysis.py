@@ -100,6 +100,7 @@ class Analysis:
     turns: tuple[TurnReport, ...]
     best: tuple[int | None, ...]  # index N: the best score reachable after N actions (None: deck unknown)
     undecided: tuple[int, ...]  # positions whose solver call ran out of time (their best is a lower bound)
+    unsettled: tuple[int, ...]  # those of them where a perfect score was not ruled out either
     continuation: tuple[Action, ...]  # a winning line from the last winnable position (empty if won or none)
     deck_note: str | None  # why the solver part was skipped
     solver_calls: int  # positions solved (bisection, and the continuation)
@@ -115,14 +116,22 @@ class Analysis:
 
     @property
     def winnable_from_start(self) -> bool | None:
-        return self.best[0] == self.max_score if self.deck_known else None
+        """None when the deck is unknown, or when the time limit left it open."""
+        if not self.deck_known:
+            return None
+        if self.max_score in self.best:  # a win from any position is a win from the start
+            return True
+        return None if 0 in self.unsettled else False
 
     @property
     def last_winnable_turn(self) -> int | None:
-        """The largest N whose position still admits the maximum (None when unknown or never)."""
+        """The largest N whose position still admits the maximum (None when unknown or never: unknown
+        also when a later position was left open by the time limit)."""
         if not self.deck_known:
             return None
         winnable = [number for number, best in enumerate(self.best) if best == self.max_score]
+        if any(number > (winnable[-1] if winnable else -1) for number in self.unsettled):
+            return None
         return winnable[-1] if winnable else None
 
     @property
@@ -159,6 +168,7 @@ class Analysis:
             "lost_at_turn": lost_at,
             "best_scores": list(self.best) if self.deck_known else None,
             "undecided_turns": list(self.undecided),
+            "unsettled_turns": list(self.unsettled),
             "continuation": [action.notation(self.record.seats) for action in self.continuation],
             "drops": [
                 {"turn": turn.number, "words": turn.words(), "from": turn.best_before, "to": turn.best_after}
@@ -191,6 +201,7 @@ def analyze(record: GameRecord, seat: int | None = None, time_limit: float = TIM
     deck = known_deck(record)
     best: list[int | None] = [None] * len(positions)
     undecided: list[int] = []
+    unsettled: list[int] = []
     continuation: tuple[Action, ...] = ()
     note = None
     calls = 0
@@ -202,6 +213,8 @@ def analyze(record: GameRecord, seat: int | None = None, time_limit: float = TIM
         for number, solution in solutions.items():
             if solution.verdict == "unknown":
                 undecided.append(number)
+                if solution.upper == record.settings.variant.max_score:
+                    unsettled.append(number)
         best = _spread(solutions, len(positions))
         maximum = record.settings.variant.max_score
         winnable = [number for number, score in enumerate(best) if score == maximum]
@@ -210,7 +223,18 @@ def analyze(record: GameRecord, seat: int | None = None, time_limit: float = TIM
             calls += 1
     reviewer = Reviewer(tracker)
     turns = tuple(_advised(_report(action, reviewer, best, seat), tracker) for action in actions)
-    return Analysis(record, tracker.state, turns, tuple(best), tuple(sorted(undecided)), continuation, note, calls, reviewer)
+    return Analysis(
+        record,
+        tracker.state,
+        turns,
+        tuple(best),
+        tuple(sorted(undecided)),
+        tuple(sorted(unsettled)),
+        continuation,
+        note,
+        calls,
+        reviewer,
+    )
 
 
 def _report(action: TurnAction, reviewer: Reviewer, best: Sequence[int | None], seat: int | None) -> TurnReport:

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
-from itertools import pairwise
+from collections.abc import Callable
+from dataclasses import replace
+from itertools import count, pairwise
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,8 +21,9 @@ from deducer.loader import load_game
 from deducer.playout import playout
 from deducer.record import turn_states
 from deducer.settings import Ending
+from solver import analysis as analysis_module
 from solver.analysis import analyze
-from solver.solve import solve_from
+from solver.solve import Solution, solve_from
 from tests.helpers import full_deck
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,6 +69,39 @@ def test_unlucky_discards_are_not_mistakes() -> None:
     assert 0 < critical[0].chances["p_critical"] < 0.5 and 0 < playable[0].chances["p_playable"] < 0.5
     assert critical[0].reason.startswith("Bob discarded r5, the last copy, with only ")
     assert playable[0].reason.startswith("Bob discarded b1, which was playable, with only ")
+
+
+def cut_short(monkeypatch: pytest.MonkeyPatch, upper: int, which: Callable[[int], bool]) -> None:
+    """Make the analysis's `which` solver calls (by order) undecided: one point less found, `upper` at most."""
+    calls = count()
+
+    def solved(*args: Any, **kwargs: Any) -> Solution:
+        solution = solve_from(*args, **kwargs)
+        if not which(next(calls)):
+            return solution
+        return replace(solution, verdict="unknown", score=solution.score - 1, upper=upper, line=solution.line[:0])
+
+    monkeypatch.setattr(analysis_module, "solve_from", solved)
+
+
+def test_what_the_time_limit_leaves_open_is_not_claimed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The hand-made game below is winnable up to turn 7. Its solved positions: 0, then the last (13),
+    # then those bisection asks for. Left open at the last position, a perfect score is not ruled out
+    # there: the start is still winnable, but the last winnable turn (and the turn it was lost) is unknown.
+    cut_short(monkeypatch, 25, lambda call: call == 1)
+    summary = analyze(hand_made()).summary()
+    assert summary["undecided_turns"] == summary["unsettled_turns"] == [13]
+    assert summary["winnable_from_start"] is True
+    assert summary["last_winnable_turn"] is None and summary["lost_at_turn"] is None
+    # Every call left open: nothing is known to win, so whether the start could is unknown.
+    cut_short(monkeypatch, 25, lambda call: True)
+    summary = analyze(hand_made()).summary()
+    assert summary["winnable_from_start"] is None and summary["last_winnable_turn"] is None
+    # Every call left open, but each one ruled out 25: the deck was not winnable, for sure.
+    cut_short(monkeypatch, 24, lambda call: True)
+    summary = analyze(hand_made()).summary()
+    assert summary["unsettled_turns"] == [] and summary["undecided_turns"]
+    assert summary["winnable_from_start"] is False and summary["last_winnable_turn"] is None
 
 
 def test_each_flag_of_a_hand_made_game() -> None:
