@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from itertools import pairwise
+from itertools import accumulate, pairwise
 from typing import Any
 
 from deducer.actions import Action, Discard, Event, Hint, Pass, Play
@@ -99,7 +99,7 @@ class Analysis:
     final: GameState
     turns: tuple[TurnReport, ...]
     best: tuple[int | None, ...]  # index N: the best score reachable after N actions (None: deck unknown)
-    undecided: tuple[int, ...]  # positions whose solver call ran out of time (their best is a lower bound)
+    undecided: tuple[int, ...]  # positions whose best score the time limit left open (`best`: a lower bound)
     unsettled: tuple[int, ...]  # those of them where a perfect score was not ruled out either
     continuation: tuple[Action, ...]  # a winning line from the last winnable position (empty if won or none)
     deck_note: str | None  # why the solver part was skipped
@@ -210,13 +210,11 @@ def analyze(record: GameRecord, seat: int | None = None, time_limit: float = TIM
     else:
         solutions = _best_scores(positions, deck, time_limit)
         calls = len(solutions)
-        for number, solution in solutions.items():
-            if solution.verdict == "unknown":
-                undecided.append(number)
-                if solution.upper == record.settings.variant.max_score:
-                    unsettled.append(number)
-        best = _spread(solutions, len(positions))
+        brackets = _spread(_proven(solutions), len(positions))
         maximum = record.settings.variant.max_score
+        undecided = [number for number, (low, high) in enumerate(brackets) if low < high]
+        unsettled = [number for number in undecided if brackets[number][1] == maximum]
+        best = [low for low, _ in brackets]
         winnable = [number for number, score in enumerate(best) if score == maximum]
         if winnable and not positions[-1].won:
             continuation = solve_from(positions[winnable[-1]], deck, time_limit).line
@@ -262,35 +260,53 @@ def _same_choice(action: Action, event: Event) -> bool:
 
 
 def _best_scores(positions: Sequence[GameState], deck: Sequence[Card], time_limit: float) -> dict[int, Solution]:
-    """Solutions at the positions bisection needs: where two solved positions agree, all between agree."""
+    """Solutions at the positions bisection needs: where what is proven pins two solved positions to the
+    same best score (`_proven`), every position between has it too (the best score never rises), and
+    where the two are left open alike, so are the positions between. Each position is solved under the
+    least upper bound of the earlier ones."""
     solved: dict[int, Solution] = {}
 
-    def at(number: int, ceiling: int | None) -> int:
+    def at(number: int) -> None:
         if number not in solved:
+            ceiling = min((solution.upper for other, solution in solved.items() if other < number), default=None)
             solved[number] = solve_from(positions[number], deck, time_limit, ceiling=ceiling)
-        return solved[number].score
 
     def fill(low: int, high: int) -> None:
-        if high - low <= 1 or at(low, None) == at(high, None):
+        proven = _proven(solved)
+        # Stop where the positions between are pinned (the two ends meet), or left no less open than
+        # both ends (their brackets are equal: solving them would take the time limit again, likely for
+        # nothing, once for every position).
+        if high - low <= 1 or proven[low][1] == proven[high][0] or proven[low] == proven[high]:
             return
         middle = (low + high) // 2
-        at(middle, at(low, None))
+        at(middle)
         fill(low, middle)
         fill(middle, high)
 
     last = len(positions) - 1
-    top = at(0, None)
-    at(last, top)
+    at(0)
+    at(last)
     fill(0, last)
     return solved
 
 
-def _spread(solved: dict[int, Solution], count: int) -> list[int | None]:
-    """Every position's best score: a position between two solved ones with equal scores shares them."""
+def _proven(solved: dict[int, Solution]) -> dict[int, tuple[int, int]]:
+    """Each solved position's best score, proven to lie between: the best found from it or any later
+    position, and the least upper bound of it or any earlier one (an action never raises the best
+    score). The two meet unless the time limit left it undecided."""
     numbers = sorted(solved)
-    best: list[int | None] = [None] * count
+    low = list(accumulate((solved[number].score for number in reversed(numbers)), max))[::-1]
+    high = list(accumulate((solved[number].upper for number in numbers), min))
+    return {number: (low[index], high[index]) for index, number in enumerate(numbers)}
+
+
+def _spread(proven: dict[int, tuple[int, int]], count: int) -> list[tuple[int, int]]:
+    """Every position's best score, as (at least, at most): between two solved positions, at least the
+    later one's and at most the earlier one's (the same score where bisection stopped on a pinned pair)."""
+    numbers = sorted(proven)
+    brackets = [proven[numbers[-1]]] * count
     for low, high in pairwise(numbers):
-        for number in range(low, high):
-            best[number] = solved[low].score
-    best[numbers[-1]] = solved[numbers[-1]].score
-    return best
+        for number in range(low + 1, high):
+            brackets[number] = (proven[high][0], proven[low][1])
+        brackets[low] = proven[low]
+    return brackets

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from itertools import count, pairwise
 from pathlib import Path
@@ -14,8 +14,10 @@ import pytest
 from deducer import GameRecord, Settings
 from deducer.actions import Hint, Play, parse_event
 from deducer.advice import advise
+from deducer.cards import Card
 from deducer.complete import fill_unknown, known_deck, missing, unknown_positions
 from deducer.errors import RecordError
+from deducer.game import GameState
 from deducer.hanablive import export_game, import_game
 from deducer.loader import load_game
 from deducer.playout import playout
@@ -71,12 +73,14 @@ def test_unlucky_discards_are_not_mistakes() -> None:
     assert playable[0].reason.startswith("Bob discarded b1, which was playable, with only ")
 
 
-def cut_short(monkeypatch: pytest.MonkeyPatch, upper: int, which: Callable[[int], bool]) -> None:
+def cut_short(
+    monkeypatch: pytest.MonkeyPatch, upper: int, which: Callable[[int], bool], solve: Callable[..., Solution] = solve_from
+) -> None:
     """Make the analysis's `which` solver calls (by order) undecided: one point less found, `upper` at most."""
     calls = count()
 
     def solved(*args: Any, **kwargs: Any) -> Solution:
-        solution = solve_from(*args, **kwargs)
+        solution = solve(*args, **kwargs)
         if not which(next(calls)):
             return solution
         return replace(solution, verdict="unknown", score=solution.score - 1, upper=upper, line=solution.line[:0])
@@ -85,23 +89,47 @@ def cut_short(monkeypatch: pytest.MonkeyPatch, upper: int, which: Callable[[int]
 
 
 def test_what_the_time_limit_leaves_open_is_not_claimed(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The hand-made game below is winnable up to turn 7. Its solved positions: 0, then the last (13),
-    # then those bisection asks for. Left open at the last position, a perfect score is not ruled out
-    # there: the start is still winnable, but the last winnable turn (and the turn it was lost) is unknown.
+    # The hand-made game below: best score 25 up to turn 7, 24 from turn 8 (solved: 0, then the last
+    # position, 13, then those bisection asks for). Left open at the last position (23 found, 25 not
+    # ruled out by its own call), it is still at most 24, as turn 8 is: undecided, but not unsettled.
     cut_short(monkeypatch, 25, lambda call: call == 1)
+    analysis = analyze(hand_made())
+    summary = analysis.summary()
+    assert (summary["undecided_turns"], summary["unsettled_turns"]) == ([13], [])
+    assert summary["best_scores"][13] == 23 and analysis.last_winnable_turn == 7 and summary["lost_at_turn"] == 8
+    # Every position but the first left open with 25 not ruled out: the start wins, the rest is unknown.
+    cut_short(monkeypatch, 25, lambda call: call > 0)
     summary = analyze(hand_made()).summary()
-    assert summary["undecided_turns"] == summary["unsettled_turns"] == [13]
-    assert summary["winnable_from_start"] is True
-    assert summary["last_winnable_turn"] is None and summary["lost_at_turn"] is None
-    # Every call left open: nothing is known to win, so whether the start could is unknown.
+    assert summary["winnable_from_start"] is True and 0 not in summary["unsettled_turns"]
+    assert summary["unsettled_turns"] and summary["last_winnable_turn"] is None and summary["lost_at_turn"] is None
+    # Every position left open: nothing is known to win, so whether the start could is unknown. Bisection
+    # stops between two positions left open alike: 0 (24-25), 13 (23-25), 6 (like 0), 9 (like 13), 7, 8.
     cut_short(monkeypatch, 25, lambda call: True)
-    summary = analyze(hand_made()).summary()
+    analysis = analyze(hand_made())
+    summary = analysis.summary()
     assert summary["winnable_from_start"] is None and summary["last_winnable_turn"] is None
-    # Every call left open, but each one ruled out 25: the deck was not winnable, for sure.
+    assert summary["undecided_turns"] == summary["unsettled_turns"] == list(range(14)) and analysis.solver_calls == 6
+    # Every position left open, but each call ruled out 25: the deck was not winnable, for sure.
     cut_short(monkeypatch, 24, lambda call: True)
     summary = analyze(hand_made()).summary()
     assert summary["unsettled_turns"] == [] and summary["undecided_turns"]
     assert summary["winnable_from_start"] is False and summary["last_winnable_turn"] is None
+
+
+def test_bisection_solves_under_proven_ceilings_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The opening position left open (24 found, at most 25): the positions after it are solved with no
+    # ceiling from it (its 24 is no bound), and they find the 25 up to turn 7, which pins the start.
+    ceilings: list[int | None] = []
+
+    def noted(state: GameState, deck: Sequence[Card], time_limit: float | None = None, ceiling: int | None = None) -> Solution:
+        ceilings.append(ceiling)
+        return solve_from(state, deck, time_limit, ceiling=ceiling)
+
+    cut_short(monkeypatch, 25, lambda call: call == 0, noted)
+    summary = analyze(hand_made()).summary()
+    assert ceilings[0] is None and all(ceiling in (None, 25) for ceiling in ceilings[1:8])
+    assert summary["undecided_turns"] == [] and summary["winnable_from_start"] is True
+    assert summary["last_winnable_turn"] == 7 and summary["best_scores"][0] == 25
 
 
 def test_each_flag_of_a_hand_made_game() -> None:
