@@ -18,6 +18,11 @@ seat that drew it, after the draw.
 Restrictions that lose no line (each proven where it is stated): misplays only
 at 8 clue tokens and only with 2 strikes at most, as in `solver.model`. The
 horizon is long enough for every line reaching the target (see `horizon`).
+
+The game may start from any position of the search (`root`, default the opening
+deal): each card in hand is given a deck card it can be (a copy of the same card,
+or any card that is trash by now, for a `TRASH`), and the other cards drawn are
+out of the game.
 """
 
 from __future__ import annotations
@@ -41,35 +46,61 @@ def applies(deal: Deal) -> bool:
     return crowning_ok and rules.hand_size >= 2 and deal.size > len(deal.deal_seats)
 
 
-def horizon(deal: Deal, target: int) -> int:
-    """Turns enough for every line that scores `target` (or more).
+def horizon(deal: Deal, target: int, root: Position | None = None) -> int:
+    """Turns enough for every line from `root` (default: the opening deal) that scores `target` (or more).
 
-    Standard rules: plays, discards and misplays number at most D + P (D cards to
-    draw, then one turn each in the final round); Crowning Piece: at most the deck
-    size (each takes a card out of the game). At least `target` of them are plays.
-    Every hint spends a clue token: 8 at the start, one per discard, and one per 5
-    played (plus one per announced play with choreography). So hints number at most
-    8 + (acts - target) + suits (+ target).
+    Standard rules: plays, discards and misplays number at most D + P (D cards still to
+    draw, then one turn each in the final round; or the turns left in a final round under way);
+    Crowning Piece: at most the cards left in hands and deck (each act takes one out of the game).
+    At least N of them are plays (N: `target` less the score at `root`). Every hint spends a clue
+    token: C at `root` (8 at the start), one per discard, and one per 5 played (plus one per
+    announced play with choreography). So hints number at most C + (acts - N) + suits (+ N).
     """
+    root = deal.start() if root is None else root
     rules = deal.rules
-    bonus = rules.suits + (target if rules.choreography else 0)
-    return most_acts(deal) + MAX_CLUES + max(0, most_acts(deal) - target) + bonus
+    needed = max(0, target - sum(root[2]))
+    acts = most_acts(deal, root)
+    bonus = rules.suits + (needed if rules.choreography else 0)
+    return acts + root[4] + max(0, acts - needed) + bonus
 
 
-def most_acts(deal: Deal) -> int:
-    """The most plays, discards and misplays a game can have (see `horizon`)."""
+def most_acts(deal: Deal, root: Position | None = None) -> int:
+    """The most plays, discards and misplays a game can have from `root` (see `horizon`)."""
+    root = deal.start() if root is None else root
+    drawn, final, hands = root[1], root[6], root[7]
     if deal.rules.ending is Ending.CROWNING:
-        return deal.size
-    return deal.size - len(deal.deal_seats) + deal.rules.players
+        return deal.size - drawn + sum(len(hand) for hand in hands)
+    if final >= 0:
+        return final
+    return deal.size - drawn + deal.rules.players
 
 
-def reach(deal: Deal, target: int, seconds: float | None = None) -> list[Move] | None:
-    """A line from the opening deal scoring at least `target`, or None if there is none.
+def reach(deal: Deal, target: int, seconds: float | None = None, root: Position | None = None) -> list[Move] | None:
+    """A line from `root` (default: the opening deal) scoring at least `target`, or None if there is none.
 
     Raises `OutOfBudget` when `seconds` run out first. Only for deals that `applies` accepts."""
-    question = Question(deal, target, seconds)
+    question = Question(deal, target, seconds, root)
     question.run()
     return question.answer()
+
+
+def holders(deal: Deal, root: Position) -> list[int | None]:
+    """For each deck card drawn by `root`, the seat that holds it there (None: out of the game): each
+    card in hand is matched to a drawn deck card of the same id, and a `TRASH` to a card already played
+    or above a lost one (copies of one card are interchangeable, and so are such cards: the model can
+    never play them). Not to a copy of the lost card itself (a suit's cap): all of them stay out of
+    the game, or the model would play it."""
+    drawn, fireworks, caps, hands = root[1], root[2], root[3], root[7]
+    free: dict[int, list[int]] = {}
+    for index in range(drawn):
+        card = deal.deck[index]
+        suit, rank = divmod(card, deal.rules.ranks)
+        free.setdefault(TRASH if rank < fireworks[suit] or rank > caps[suit] else card, []).append(index)
+    held: list[int | None] = [None] * drawn
+    for seat, hand in enumerate(hands):
+        for card in hand:
+            held[free[card].pop()] = seat
+    return held
 
 
 class Question:
@@ -79,15 +110,16 @@ class Question:
     OR-Tools would wait on the interpreter lock behind a busy search (measured: 8x slower). CP-SAT
     releases the lock while it solves, so the search in the main thread goes on at full speed."""
 
-    def __init__(self, deal: Deal, target: int, seconds: float | None = None) -> None:
+    def __init__(self, deal: Deal, target: int, seconds: float | None = None, root: Position | None = None) -> None:
         from ortools.sat.python import cp_model
 
         if not applies(deal):
             raise ValueError("the constraint model needs two or more cards in hand, and no passing (stuck=pass)")
         self.deal = deal
         self.target = target
+        self.root = deal.start() if root is None else root
         self.done = threading.Event()
-        self._model, self._turns = _build(deal, target)
+        self._model, self._turns = _build(deal, target, self.root)
         self._solver = cp_model.CpSolver()
         self._solver.parameters.num_workers = 1
         self._solver.parameters.cp_model_probing_level = 0  # probing took most of the time on hard deals
@@ -126,7 +158,7 @@ class Question:
         if self._status == cp_model.INFEASIBLE:
             return None
         if self._status in (cp_model.FEASIBLE, cp_model.OPTIMAL):
-            return self._turns.line(self.deal, self._solver)
+            return self._turns.line(self.deal, self.root, self._solver)
         raise OutOfBudget("time limit reached")
 
 
@@ -139,9 +171,9 @@ class _Turns:
         self.let_go: list[list[cp_model.IntVar]] = []  # [t][i]: deck card i leaves its hand at turn t
         self.kind: list[dict[int, cp_model.IntVar]] = []  # [t][HINT / PLAY / DISCARD / MISPLAY / ANNOUNCE]
 
-    def line(self, deal: Deal, solver: cp_model.CpSolver) -> list[Move]:
-        """The moves of the solution, up to the end of the game."""
-        position: Position = deal.start()
+    def line(self, deal: Deal, root: Position, solver: cp_model.CpSolver) -> list[Move]:
+        """The moves of the solution from `root`, up to the end of the game."""
+        position = root
         moves: list[Move] = []
         for t in range(self.horizon):
             if deal.status(position) != ONGOING:
@@ -162,47 +194,49 @@ class _Turns:
         return moves
 
 
-def _build(deal: Deal, target: int) -> tuple[cp_model.CpModel, _Turns]:
+def _build(deal: Deal, target: int, root: Position) -> tuple[cp_model.CpModel, _Turns]:
     from ortools.sat.python import cp_model
 
     rules = deal.rules
     players, ranks = rules.players, rules.ranks
-    deck, size, dealt = deal.deck, deal.size, len(deal.deal_seats)
+    deck, size = deal.deck, deal.size
+    first, drawn, fireworks, _, root_clues, root_strikes, final, hands = root
     cards = rules.suits * ranks
     crowning = rules.ending is Ending.CROWNING
     if crowning:
         target = rules.max_score  # all or nothing
-    horizon_ = horizon(deal, target)
+    horizon_ = horizon(deal, target, root)
     m = cp_model.CpModel()
     turns = _Turns(size, horizon_)
     true = m.new_constant(1)
     false = m.new_constant(0)
     copies = deal.places  # [card]: its deck positions
 
-    # drawn_before[t][i]: deck card i has been drawn before turn t (so drawn_before[0] is the deal).
-    drawn_before: list[list[cp_model.IntVar]] = [[true if i < dealt else false for i in range(size)]]
+    # drawn_before[t][i]: deck card i has been drawn before turn t (so drawn_before[0] is the root's).
+    drawn_before: list[list[cp_model.IntVar]] = [[true if i < drawn else false for i in range(size)]]
     # done_before[t][c]: card c has been played before turn t.
-    done_before: list[list[cp_model.IntVar]] = [[false] * cards]
-    clues_before: cp_model.IntVar | int = MAX_CLUES
-    strikes_before: cp_model.IntVar | int = 0
+    done_before: list[list[cp_model.IntVar]] = [[true if c % ranks < fireworks[c // ranks] else false for c in range(cards)]]
+    clues_before: cp_model.IntVar | int = root_clues
+    strikes_before: cp_model.IntVar | int = root_strikes
     owner = [[m.new_bool_var(f"own{i}_{p}") for p in range(players)] for i in range(size)]
-    for i in range(size):
-        if i < dealt:
-            for p in range(players):
-                m.add(owner[i][p] == int(deal.deal_seats[i] == p))
-        else:
-            m.add_at_most_one(owner[i])
+    for i, seat in enumerate(holders(deal, root)):  # (a card out of the game has no owner)
+        for p in range(players):
+            m.add(owner[i][p] == int(seat == p))
+    for i in range(drawn, size):
+        m.add_at_most_one(owner[i])
     draws_at: list[list[list[cp_model.IntVar]]] = [[[] for _ in range(players)] for _ in range(size)]
     # Crowning Piece: cards each seat has let go of since the deck ran out (its hand was full then).
-    emptied: list[cp_model.IntVar | int] = [0] * players
+    emptied: list[cp_model.IntVar | int] = [rules.hand_size - len(hand) if drawn == size else 0 for hand in hands]
     for t in range(horizon_):
-        seat = t % players
+        seat = (first + t) % players
         exhausted = drawn_before[t][size - 1]
         over: cp_model.IntVar
         if crowning:  # over: every firework is complete
             over = m.new_bool_var(f"won{t}")
             m.add_bool_and(done_before[t]).only_enforce_if(over)
             m.add_bool_or([over, *(var.Not() for var in done_before[t])])
+        elif final >= 0:  # a final round under way at the root: `final` turns left
+            over = true if t >= final else false
         elif t - players - 1 >= 0:  # over: the last card was drawn at turn t - players - 1 or before
             over = drawn_before[t - players][size - 1]
         else:
@@ -238,24 +272,24 @@ def _build(deal: Deal, target: int) -> tuple[cp_model.CpModel, _Turns]:
         for i in range(size):
             m.add_implication(played[i], let_go[i])
             m.add_implication(let_go[i], owner[i][seat])
-            if i >= dealt:
+            if i >= drawn:
                 m.add_implication(let_go[i], drawn_before[t][i])
         # Draws: the next deck card, on every play, discard or misplay while the deck lasts.
         drawn_now = []
         new_drawn: list[cp_model.IntVar] = []
         for i in range(size):
-            if i < dealt:
+            if i < drawn:
                 new_drawn.append(true)
                 drawn_now.append(false)
                 continue
-            if t < i - dealt:  # one draw per turn at most
+            if t < i - drawn:  # one draw per turn at most
                 new_drawn.append(false)
                 drawn_now.append(false)
                 continue
             step = m.new_bool_var(f"d{t}_{i}")
             now = m.new_bool_var(f"dn{t}_{i}")
             m.add(step == drawn_before[t][i] + now)
-            if i > dealt:
+            if i > drawn:
                 m.add_implication(step, new_drawn[i - 1])
             draws_at[i][seat].append(now)
             new_drawn.append(step)
@@ -298,13 +332,14 @@ def _build(deal: Deal, target: int) -> tuple[cp_model.CpModel, _Turns]:
         clues_before, strikes_before = clues, strikes
         turns.let_go.append(let_go)
         turns.kind.append(kind)
-    for i in range(dealt, size):
+    for i in range(drawn, size):
         for p in range(players):
             m.add(owner[i][p] == sum(draws_at[i][p]))
     for i in range(size):
         m.add(sum(turns.let_go[t][i] for t in range(horizon_)) <= 1)
-    # Pace: at most `most_acts` cards leave the hands, and `target` of them are played.
-    m.add(sum(kind[DISCARD] + kind[MISPLAY] for kind in turns.kind) <= max(0, most_acts(deal) - target))
+    # Pace: at most `most_acts` cards leave the hands, and those still needed for `target` are played.
+    needed = target - sum(fireworks)
+    m.add(sum(kind[DISCARD] + kind[MISPLAY] for kind in turns.kind) <= max(0, most_acts(deal, root) - needed))
     final_done = done_before[-1]
     if target >= cards:
         for var in final_done:

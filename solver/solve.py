@@ -192,10 +192,9 @@ def best_line(
     found, until it fails, with the constraint model asking from the bound down beside it.
 
     `root` is the position to solve (default: the opening deal); `ceiling` a score known not to be
-    beaten (the best of an earlier position). `node_limit` counts the depth-first search's positions;
+    beaten (proven at an earlier position). `node_limit` counts the depth-first search's positions;
     `time_limit` bounds the whole."""
-    opening = model.start()
-    root = opening if root is None else root
+    root = model.start() if root is None else root
     maximum = model.rules.max_score
     bound = explain(model, root)
     if ceiling is not None and ceiling < bound.score:
@@ -223,7 +222,7 @@ def best_line(
                 best, best_line_found = _final_score(model, root, probe), probe
                 break
         best, best_line_found, reason, upper = _climb(
-            model, search, root, best, best_line_found, bound.score, deadline, node_limit, root == opening
+            model, search, root, best, best_line_found, bound.score, deadline, node_limit
         )
     except OutOfBudget:
         pass
@@ -281,7 +280,6 @@ def _climb(
     top: int,
     deadline: float | None,
     node_limit: int | None,
-    opening: bool,
 ) -> tuple[int, list[Move], str | None, int]:
     """Raise `best` (scored by `line`) to the true best score, which is at most `top`: (best, its line,
     how the score one above the upper bound was refuted (None if the bound is still `top`), the upper
@@ -296,15 +294,15 @@ def _climb(
     model is never interrupted to ask something else: it starts afresh on each question, and its
     time on a question varies tenfold from deal to deal (5p Avalanche: 1-10 s for a win at the
     bound). Meanwhile the search takes turns: `RESTART` positions of a restart for `top` in another
-    move order (`_restart_ordering`; the first `RESTARTS` times), `CLIMB` positions of the climb. (The model starts from
-    the opening deal: from a later position, `opening` False, the search works alone.)"""
+    move order (`_restart_ordering`; the first `RESTARTS` times), `CLIMB` positions of the climb. The
+    model starts from `root`, as the search does."""
     crowning = model.rules.ending is Ending.CROWNING
     search.deadline, search.interrupt = deadline, None
     # The copies bound at every position: with two players, whose ten cards in hand are most often the
     # limit (2p Avalanche, deals 300-499: the slowest went from 16 s to 0.4 s). With more players it
     # never cut at the opening deal of 1,200 benchmark deals, and only slowed the search.
     search.thorough = model.rules.players == 2
-    portfolio = opening and sat.applies(model)
+    portfolio = sat.applies(model)
     question: sat.Question | None = None
     refuted: str | None = None  # how the last target above the best was refuted
     turns = 0  # of the search, once the model has joined
@@ -339,7 +337,7 @@ def _climb(
                     if crowning or asked <= best + 1:
                         return best, line, refuted, best  # nothing between the best found and the target refuted
                     top = asked - 1
-                question = _ask(model, top, deadline)
+                question = _ask(model, root, top, deadline)
                 search.interrupt = question.done.is_set
                 continue
             finally:
@@ -350,7 +348,7 @@ def _climb(
                 refuted, top = f"the search was exhaustive ({search.nodes} positions)", top - 1
                 if question is not None and best < top:
                     question.stop()
-                    question = _ask(model, top, deadline)
+                    question = _ask(model, root, top, deadline)
                     search.interrupt = question.done.is_set
                 continue
             best, line = _final_score(model, root, found), found
@@ -373,9 +371,9 @@ def _restart_ordering(turn: int) -> Ordering:
     return BURNING[restart] if restart < len(BURNING) else Ordering(shuffle=Random(8 + turn), toss=True)  # not the probes' seeds
 
 
-def _ask(model: Deal, target: int, deadline: float | None) -> sat.Question:
-    """The model's question for `target`, started in the background with the time left."""
-    question = sat.Question(model, target, None if deadline is None else deadline - time.perf_counter())
+def _ask(model: Deal, root: Position, target: int, deadline: float | None) -> sat.Question:
+    """The model's question for `target` from `root`, started in the background with the time left."""
+    question = sat.Question(model, target, None if deadline is None else deadline - time.perf_counter(), root)
     question.start()
     return question
 

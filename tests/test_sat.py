@@ -11,16 +11,16 @@ from deducer import Ending, Settings, Stuck, Variant
 from solver import sat
 from solver import solve as solving
 from solver.bounds import Bound
-from solver.brute import best_score
+from solver.brute import Brute, best_score
 from solver.greedy import greedy_line
-from solver.model import ONGOING, Deal, Move, Rules
+from solver.model import ONGOING, Deal, Move, Position, Rules
 from solver.solve import best_line, solve
 from tests.test_solver import small_deals
 
 
-def line_score(model: Deal, line: list[Move]) -> int:
-    """The score of a line that must be a whole game (every move legal in the model)."""
-    position = model.start()
+def line_score(model: Deal, line: list[Move], root: Position | None = None) -> int:
+    """The score of a line that must be the rest of a game from `root` (default: the opening deal)."""
+    position = model.start() if root is None else root
     for move in line:
         position = model.play(position, move)
     assert model.status(position) != ONGOING
@@ -52,6 +52,40 @@ def test_model_agrees_with_brute_force_on_every_target() -> None:
         assert all(agrees(model, truth, target) for target in targets(model)), (model.rules, model.deck)
         kinds.add((model.rules.ending, truth == model.rules.max_score))
     assert len(kinds) == 4  # wins and losses under both rule sets
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_model_agrees_with_brute_force_from_positions_in_play(seed: int) -> None:
+    # The same small deals, a few random legal actions in (clue tokens spent, strikes, cards lost,
+    # the deck run out): from the position the search builds (trash merged), the model finds a line
+    # for every target exactly when the brute force says one exists, and the line replays from there.
+    rng = random.Random(seed)
+    kinds: set[tuple[Ending, bool]] = set()
+    checked = 0
+    for model in small_deals(102 + seed, 400):
+        if not sat.applies(model):
+            continue
+        brute = Brute(model)
+        state = brute.start()
+        for _ in range(rng.randint(1, 10)):
+            children = brute.children(state)
+            if brute.result(state) is not None or not children:
+                break
+            state = rng.choice(children)
+        if brute.result(state) is not None:
+            continue
+        player, drawn, fireworks, clues, strikes, discards, final, hands = state
+        root = model.position(player, drawn, fireworks, discards, clues, strikes, final, hands)
+        truth = brute.value(state)
+        for target in targets(model):
+            line = sat.reach(model, target, root=root)
+            if line is None:
+                assert target > truth, (model.rules, model.deck, state, target)
+            else:
+                assert truth >= line_score(model, line, root) >= target, (model.rules, model.deck, state, target)
+        kinds.add((model.rules.ending, drawn == model.size))
+        checked += 1
+    assert checked >= 75 and len(kinds) == 4  # both rule sets, with cards left to draw and without
 
 
 @pytest.mark.parametrize("ending", list(Ending))
@@ -156,17 +190,17 @@ class Asked:
         self.refuted, self.real = refuted, real
         self.targets: list[int] = []
 
-    def __call__(self, model: Deal, target: int, seconds: float | None = None) -> object:
+    def __call__(self, model: Deal, target: int, seconds: float | None = None, root: Position | None = None) -> object:
         self.targets.append(target)
         if target in self.refuted or not self.real:
             return Standin(target, refutes=target in self.refuted)
-        return REAL_QUESTION(model, target, seconds)
+        return REAL_QUESTION(model, target, seconds, root)
 
 
 REAL_QUESTION = sat.Question
 
 
-def silent(model: Deal, target: int, seconds: float | None = None) -> Standin:
+def silent(model: Deal, target: int, seconds: float | None = None, root: Position | None = None) -> Standin:
     """A `sat.Question` that never answers."""
     return Standin(target)
 
@@ -258,7 +292,7 @@ def test_a_restart_that_goes_through_every_line_lowers_the_bound(monkeypatch: py
     monkeypatch.setattr(sat, "applies", lambda deal: True)
     asked: list[int] = []
 
-    def recorded(deal: Deal, target: int, seconds: float | None = None) -> Standin:
+    def recorded(deal: Deal, target: int, seconds: float | None = None, root: Position | None = None) -> Standin:
         asked.append(target)
         return Standin(target)
 
