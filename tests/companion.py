@@ -85,19 +85,19 @@ class Driver:
         self.events: Counter[str] = Counter()
 
     @classmethod
-    def new_game(cls, page: Any, url: str, seats: tuple[str, ...], me: int | None, choreography: bool = False) -> Driver:
+    def new_game(cls, page: Any, url: str, seats: tuple[str, ...], me: int | None, options: tuple[str, ...] = ()) -> Driver:
         """Start a game on the home screen (default names, as many players as `seats`; `me` None: an
-        observer) and drive it."""
+        observer; `options`: the rule buttons and boxes to tap, e.g. "#choreography") and drive it."""
         page.goto(url)
         page.click(f'[data-players="{len(seats)}"]')
         for index, seat in enumerate(seats):
             page.fill(f'input[name="seat{index}"]', seat)
         page.click(f'[data-me="{seats[me] if me is not None else ""}"]')
-        if choreography:
-            page.check("#choreography")
+        for option in options:
+            page.click(option)
         page.click("#start")
         page.wait_for_function("document.body.dataset.version !== ''")
-        return cls(page, seats, me, choreography)
+        return cls(page, seats, me, "#choreography" in options)
 
     def tap(self, selector: str, what: str) -> None:
         self.page.locator(f"#bar {selector}").first.click()

@@ -13,7 +13,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from deducer.actions import Draw, Event, Play
+from deducer.actions import DEFAULT_SEATS, Discard, Draw, Event, Hint, Pass, Play
 from deducer.cards import Card
 from deducer.complete import unknown_positions
 from deducer.game import GameState
@@ -21,7 +21,7 @@ from deducer.hanablive import export_game
 from deducer.loader import load_game
 from deducer.playout import bot_action
 from deducer.record import GameRecord, advance, deal, event_to_json
-from deducer.settings import Settings
+from deducer.settings import Ending, Settings, Stuck
 from deducer.tracker import Tracker
 from hanabi.main import app as cli
 from hanabi.web.app import create_app
@@ -358,7 +358,7 @@ def test_an_observer_records_a_timed_choreography_game(tmp_path: Path) -> None:
             page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, has_touch=True)
             page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
             page.on("pageerror", lambda error: problems.append(str(error)))
-            driver = Driver.new_game(page, server.url, record.seats, None, choreography=True)
+            driver = Driver.new_game(page, server.url, record.seats, None, options=("#choreography",))
             for event in record.events:
                 if event is announced[0]:  # look at the question before answering it
                     page.locator('#bar [data-act="play"]').first.click()
@@ -380,3 +380,66 @@ def test_an_observer_records_a_timed_choreography_game(tmp_path: Path) -> None:
     assert (saved.settings, saved.seats, saved.recorder, saved.events) == (record.settings, record.seats, None, record.events)
     state = Tracker(saved).state
     assert (state.score, state.strikes, state.clues) == (final.score, final.strikes, final.clues)
+
+
+def stuck_game() -> GameRecord:
+    """A 5-player Crowning Piece game where a stuck player passes: the bot plays until three cards are
+    left to draw; then Alice only plays or safely discards while the others hint, spending the clue
+    tokens, so that Alice, her hand empty, can neither act nor hint: she passes (stuck=pass)."""
+    settings = Settings(players=5, ending=Ending.CROWNING, stuck=Stuck.PASS)
+    rng = random.Random(2)
+    deck = settings.variant.shuffled_deck(2)
+    state = deal(GameState.new(settings), deck)
+    actions: list[Event] = []
+    while not state.over:
+        legal = state.legal_actions()
+        hints = [action for action in legal if isinstance(action, Hint)]
+        late = state.drawn >= len(deck) - 3 and not any(isinstance(event, Pass) for event in actions)
+        hand = state.hands[state.current]
+        action = bot_action(state, rng)
+        if late and state.current != 0 and hints:
+            action = rng.choice(hints)
+        elif late and state.current == 0:
+            cards = [(slot, item.card) for slot, item in enumerate(hand, 1) if item.card is not None]
+            plays = [Play(0, slot) for slot, card in cards if state.playable(card)]
+            safe = [Discard(0, slot) for slot, card in cards if not state.critical(card)]
+            action = (plays or (safe if state.clues < 8 else []) or [action])[0]
+        actions.append(action)
+        state = advance(state, action, deck)
+    return GameRecord.from_deck(settings, deck, actions, DEFAULT_SEATS)
+
+
+def test_a_stuck_player_passes_in_the_browser(tmp_path: Path) -> None:
+    """Crowning Piece with stuck=pass, recorded by an observer by taps: the Pass button shows only when
+    the player to act has no card and no hint to give, and the saved game is the game."""
+    browser_path = browser_or_skip("the companion")
+    from playwright.sync_api import sync_playwright
+
+    record = stuck_game()
+    passes = [number for number, event in enumerate(record.events) if isinstance(event, Pass)]
+    assert passes and Tracker(record).state.over
+    server = Server(tmp_path / "games").start()
+    problems: list[str] = []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=browser_path, headless=True, args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, has_touch=True)
+            page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+            page.on("pageerror", lambda error: problems.append(str(error)))
+            driver = Driver.new_game(page, server.url, record.seats, None, options=('[data-ending="crowning"]', "#stuck-pass"))
+            for number, event in enumerate(record.events):
+                if not isinstance(event, Draw):
+                    shown = page.locator('#bar [data-act="pass"]').count()
+                    assert shown == (number in passes), (number, event)
+                if number == passes[0]:
+                    ARTEFACTS.mkdir(exist_ok=True)
+                    page.screenshot(path=str(ARTEFACTS / "companion-pass.png"), full_page=False)
+                    _check_layout(page)
+                driver.enter(event)
+            assert "Game over" in page.inner_text("#bar")
+            browser.close()
+    finally:
+        server.kill()
+    assert not problems, problems
+    saved = load_game(next((tmp_path / "games").glob("*.json")))
+    assert (saved.settings, saved.seats, saved.events) == (record.settings, record.seats, record.events)
