@@ -8,13 +8,15 @@ import threading
 import pytest
 
 from deducer import Ending, Settings, Stuck, Variant
+from deducer.playout import playout
+from deducer.record import turn_states
 from solver import sat
 from solver import solve as solving
 from solver.bounds import Bound
 from solver.brute import Brute, best_score
 from solver.greedy import greedy_line
 from solver.model import ONGOING, Deal, Move, Position, Rules
-from solver.solve import best_line, solve
+from solver.solve import best_line, position_of, solve
 from tests.test_solver import small_deals
 
 
@@ -355,3 +357,34 @@ def test_an_undecided_deal_keeps_its_upper_bound(monkeypatch: pytest.MonkeyPatch
     assert (result.verdict, result.upper) == ("unknown", 27) and result.score < 27
     assert result.reason == "the constraint model proved that no line scores 28"
     assert result.to_json()["upper"] == 27
+
+
+def test_model_agrees_with_the_search_mid_game_on_full_decks() -> None:
+    # Noisy bot games on full decks (standard rules, 3-5 players, both variants; cards lost, strikes,
+    # tokens spent): from positions in play, the model finds the search's best score from there and
+    # proves one point more out of reach, and its line replays from the position.
+    rng = random.Random(3)
+    checked = losses = 0
+    for game in range(40):
+        settings = Settings(players=rng.randint(3, 5), variant=rng.choice(list(Variant)), ending=Ending.STANDARD)
+        record = playout(settings, seed=game, noise=0.3)
+        assert record.deck is not None
+        model = Deal.of(settings, record.deck)
+        states = turn_states(record)[10:-5]
+        if not states:
+            continue  # three strikes early
+        state = rng.choice(states)
+        root = position_of(model, state)
+        truth = best_line(model, root=root, time_limit=30)
+        if truth.verdict == "unknown" or (truth.score == model.rules.max_score and rng.random() < 0.7):
+            continue
+        for target in (truth.score, truth.score + 1):
+            if target <= model.rules.max_score:
+                line = sat.reach(model, target, root=root)
+                assert (line is None) == (target > truth.score), (game, state.where(), target)
+                assert line is None or line_score(model, line, root) >= target
+        checked += 1
+        losses += truth.score < model.rules.max_score
+        if checked == 8:
+            break
+    assert checked == 8 and losses >= 4
