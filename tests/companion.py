@@ -13,6 +13,8 @@ import sys
 import time
 import urllib.request
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,24 @@ CHROMIUM = "/usr/bin/chromium"
 def chromium() -> str | None:
     """The Debian chromium the tests drive, if installed."""
     return CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+
+
+@contextmanager
+def phone_page(browser_path: str, server: Server, problems: list[str]) -> Iterator[Any]:
+    """A page of chromium at a phone's size (390 x 844, touch), noting in `problems` every console error,
+    page error and request to anywhere but the companion at `server` (nothing loads from the internet)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=browser_path, headless=True, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, has_touch=True)
+        page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+        page.on("pageerror", lambda error: problems.append(str(error)))
+        page.on("request", lambda request: problems.append(request.url) if not request.url.startswith(server.url) else None)
+        try:
+            yield page
+        finally:
+            browser.close()
 
 
 def free_port() -> int:

@@ -25,7 +25,7 @@ from deducer.settings import Ending, Settings, Stuck
 from deducer.tracker import Tracker
 from hanabi.main import app as cli
 from hanabi.web.app import create_app
-from tests.companion import Driver, Server
+from tests.companion import Driver, Server, phone_page
 from tests.helpers import browser_or_skip
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -210,18 +210,11 @@ def test_a_game_in_the_browser(tmp_path: Path) -> None:
     """A whole 3-player game recorded by taps from Alice's seat at a phone's size: a reload and a server
     restart in the middle, an illegal tap refused with its message, the review and export read back."""
     browser_path = browser_or_skip("the companion")
-    from playwright.sync_api import sync_playwright
-
     sample = load_game(SAMPLE)
     server = Server(tmp_path / "games").start()
     problems: list[str] = []
     try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=browser_path, headless=True, args=["--no-sandbox"])
-            page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, has_touch=True)
-            page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
-            page.on("pageerror", lambda error: problems.append(str(error)))
-            page.on("request", lambda request: problems.append(request.url) if not request.url.startswith(server.url) else None)
+        with phone_page(browser_path, server, problems) as page:
             driver = Driver.new_game(page, server.url, sample.seats, 0)
             events = list(sample.events)
             middle = len(events) // 2
@@ -248,13 +241,11 @@ def test_a_game_in_the_browser(tmp_path: Path) -> None:
                     problems.remove(refused[0])
                 if index >= middle + 20 and not shot and page.evaluate("game.advice_due"):
                     shot = True
-                    ARTEFACTS.mkdir(exist_ok=True)
                     page.wait_for_selector("#advice li")
                     page.evaluate("window.scrollTo(0, 0)")
-                    page.screenshot(path=str(ARTEFACTS / "companion-main.png"), full_page=False)
-                    _check_layout(page)
+                    _look(page, "companion-main")
             assert shot
-            saved = load_game(next((tmp_path / "games").glob("*.json")))
+            saved = saved_game(tmp_path)
             assert (saved.settings, saved.seats, saved.recorder, saved.events) == (
                 sample.settings,
                 sample.seats,
@@ -280,7 +271,6 @@ def test_a_game_in_the_browser(tmp_path: Path) -> None:
             page.click(f'a[href="#/game/{game_file.stem}"]')
             page.wait_for_function(f"document.body.dataset.version === '{final}'")
             assert "Game over" in page.inner_text("#bar")
-            browser.close()
     finally:
         server.kill()
     assert not problems, problems
@@ -303,6 +293,18 @@ def _illegal_tap(page: Any, driver: Driver) -> None:
     assert "Bob plays 9 refused" in page.inner_text("#toast")
     assert driver.version() == before
     page.click("#sheet [data-close]")
+
+
+def saved_game(tmp_path: Path) -> GameRecord:
+    """The one game the server saved under `tmp_path`/games."""
+    return load_game(next((tmp_path / "games").glob("*.json")))
+
+
+def _look(page: Any, name: str) -> None:
+    """Save what the page shows as test-artifacts/NAME.png (to look at), and check its layout."""
+    ARTEFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTEFACTS / f"{name}.png"), full_page=False)
+    _check_layout(page)
 
 
 def _check_layout(page: Any) -> None:
@@ -343,8 +345,6 @@ def test_an_observer_records_a_timed_choreography_game(tmp_path: Path) -> None:
     """An observer (who sees every card) records a Timed Choreography game by taps at a phone's size:
     each play asks whether a colour was announced; the saved game is the game, announces included."""
     browser_path = browser_or_skip("the companion")
-    from playwright.sync_api import sync_playwright
-
     record = choreography_game(5)
     announced = [event for event in record.events if isinstance(event, Play) and event.announce is not None]
     assert len(announced) >= 5
@@ -353,11 +353,7 @@ def test_an_observer_records_a_timed_choreography_game(tmp_path: Path) -> None:
     server = Server(tmp_path / "games").start()
     problems: list[str] = []
     try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=browser_path, headless=True, args=["--no-sandbox"])
-            page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, has_touch=True)
-            page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
-            page.on("pageerror", lambda error: problems.append(str(error)))
+        with phone_page(browser_path, server, problems) as page:
             driver = Driver.new_game(page, server.url, record.seats, None, options=("#choreography",))
             for event in record.events:
                 if event is announced[0]:  # look at the question before answering it
@@ -365,18 +361,15 @@ def test_an_observer_records_a_timed_choreography_game(tmp_path: Path) -> None:
                     page.locator(f'#bar [data-slot="{event.slot}"]').first.click()
                     page.wait_for_selector('#bar [data-announce="r"]')
                     assert "announce a colour?" in page.inner_text("#bar")
-                    ARTEFACTS.mkdir(exist_ok=True)
-                    page.screenshot(path=str(ARTEFACTS / "companion-announce.png"), full_page=False)
-                    _check_layout(page)
+                    _look(page, "companion-announce")
                     page.locator('#bar [data-step="cancel"]').click()
                     page.wait_for_selector('#bar [data-act="play"]')
                 driver.enter(event)
             assert "Game over" in page.inner_text("#bar")
-            browser.close()
     finally:
         server.kill()
     assert not problems, problems
-    saved = load_game(next((tmp_path / "games").glob("*.json")))
+    saved = saved_game(tmp_path)
     assert (saved.settings, saved.seats, saved.recorder, saved.events) == (record.settings, record.seats, None, record.events)
     state = Tracker(saved).state
     assert (state.score, state.strikes, state.clues) == (final.score, final.strikes, final.clues)
@@ -413,33 +406,24 @@ def test_a_stuck_player_passes_in_the_browser(tmp_path: Path) -> None:
     """Crowning Piece with stuck=pass, recorded by an observer by taps: the Pass button shows only when
     the player to act has no card and no hint to give, and the saved game is the game."""
     browser_path = browser_or_skip("the companion")
-    from playwright.sync_api import sync_playwright
-
     record = stuck_game()
     passes = [number for number, event in enumerate(record.events) if isinstance(event, Pass)]
     assert passes and Tracker(record).state.over
     server = Server(tmp_path / "games").start()
     problems: list[str] = []
     try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=browser_path, headless=True, args=["--no-sandbox"])
-            page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, has_touch=True)
-            page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
-            page.on("pageerror", lambda error: problems.append(str(error)))
+        with phone_page(browser_path, server, problems) as page:
             driver = Driver.new_game(page, server.url, record.seats, None, options=('[data-ending="crowning"]', "#stuck-pass"))
             for number, event in enumerate(record.events):
                 if not isinstance(event, Draw):
                     shown = page.locator('#bar [data-act="pass"]').count()
                     assert shown == (number in passes), (number, event)
                 if number == passes[0]:
-                    ARTEFACTS.mkdir(exist_ok=True)
-                    page.screenshot(path=str(ARTEFACTS / "companion-pass.png"), full_page=False)
-                    _check_layout(page)
+                    _look(page, "companion-pass")
                 driver.enter(event)
             assert "Game over" in page.inner_text("#bar")
-            browser.close()
     finally:
         server.kill()
     assert not problems, problems
-    saved = load_game(next((tmp_path / "games").glob("*.json")))
+    saved = saved_game(tmp_path)
     assert (saved.settings, saved.seats, saved.events) == (record.settings, record.seats, record.events)

@@ -10,9 +10,26 @@ from deducer import Ending, Settings, Variant
 from deducer.playout import playout
 from deducer.record import advance, turn_states
 from solver.brute import Brute
+from solver.model import Deal, Position
 from solver.solve import SolverError, best_line, solve, solve_from
 from tests.helpers import random_settings
 from tests.test_solver import small_deals
+
+
+def position_in_play(model: Deal, rng: random.Random, most: int) -> tuple[Position, int] | None:
+    """The position the search builds after 1 to `most` random legal actions of the brute force, and
+    its best score by brute force (None if the game has ended)."""
+    brute = Brute(model)
+    state = brute.start()
+    for _ in range(rng.randint(1, most)):
+        children = brute.children(state)
+        if brute.result(state) is not None or not children:
+            break
+        state = rng.choice(children)
+    if brute.result(state) is not None:
+        return None
+    player, drawn, fireworks, clues, strikes, discards, final, hands = state
+    return model.position(player, drawn, fireworks, discards, clues, strikes, final, hands), brute.value(state)
 
 
 @pytest.mark.parametrize("seed", range(2))
@@ -23,18 +40,11 @@ def test_mid_game_positions_agree_with_brute_force(seed: int) -> None:
     rng = random.Random(seed)
     checked = 0
     for model in small_deals(100 + seed, 250):
-        brute = Brute(model)
-        state = brute.start()
-        for _ in range(rng.randint(1, 6)):
-            children = brute.children(state)
-            if brute.result(state) is not None or not children:
-                break
-            state = rng.choice(children)
-        if brute.result(state) is not None:
+        played = position_in_play(model, rng, 6)
+        if played is None:
             continue
-        player, drawn, fireworks, clues, strikes, discards, final, hands = state
-        root = model.position(player, drawn, fireworks, discards, clues, strikes, final, hands)
-        assert best_line(model, root=root).score == brute.value(state), (model.rules, model.deck, state)
+        root, truth = played
+        assert best_line(model, root=root).score == truth, (model.rules, model.deck, root)
         checked += 1
     assert checked > 150
 

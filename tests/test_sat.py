@@ -13,10 +13,11 @@ from deducer.record import turn_states
 from solver import sat
 from solver import solve as solving
 from solver.bounds import Bound
-from solver.brute import Brute, best_score
+from solver.brute import best_score
 from solver.greedy import greedy_line
 from solver.model import ONGOING, Deal, Move, Position, Rules
 from solver.solve import best_line, position_of, solve
+from tests.test_midgame import position_in_play
 from tests.test_solver import small_deals
 
 
@@ -67,25 +68,17 @@ def test_model_agrees_with_brute_force_from_positions_in_play(seed: int) -> None
     for model in small_deals(102 + seed, 400):
         if not sat.applies(model):
             continue
-        brute = Brute(model)
-        state = brute.start()
-        for _ in range(rng.randint(1, 10)):
-            children = brute.children(state)
-            if brute.result(state) is not None or not children:
-                break
-            state = rng.choice(children)
-        if brute.result(state) is not None:
+        played = position_in_play(model, rng, 10)
+        if played is None:
             continue
-        player, drawn, fireworks, clues, strikes, discards, final, hands = state
-        root = model.position(player, drawn, fireworks, discards, clues, strikes, final, hands)
-        truth = brute.value(state)
+        root, truth = played
         for target in targets(model):
             line = sat.reach(model, target, root=root)
             if line is None:
-                assert target > truth, (model.rules, model.deck, state, target)
+                assert target > truth, (model.rules, model.deck, root, target)
             else:
-                assert truth >= line_score(model, line, root) >= target, (model.rules, model.deck, state, target)
-        kinds.add((model.rules.ending, drawn == model.size))
+                assert truth >= line_score(model, line, root) >= target, (model.rules, model.deck, root, target)
+        kinds.add((model.rules.ending, root[1] == model.size))  # (cards drawn)
         checked += 1
     assert checked >= 75 and len(kinds) == 4  # both rule sets, with cards left to draw and without
 
@@ -280,18 +273,24 @@ def test_an_undecided_deal_keeps_the_best_line_found(monkeypatch: pytest.MonkeyP
     assert (result.verdict, result.score) == ("unknown", 25)
 
 
-def test_a_restart_that_goes_through_every_line_lowers_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Reduced deals, standard rules, with the opening bound loosened to the maximum score (sound, if
-    # loose), no probes and the model joining at once (a model that never answers): the first restart,
-    # for the maximum, goes through every line when the maximum is out of reach, so the model is asked
-    # one point less, and so on, while the climb goes up from the greedy line. Every target the
-    # restarts refute is truly out of reach (brute force), and the climb still ends at the best score.
+def loosen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The opening bound loosened to the maximum score (sound, if loose), no probes, and the model (a
+    stand-in) joining the search at once."""
     monkeypatch.setattr(solving, "explain", lambda model, root: Bound(model.rules.max_score, "loosened"))
     monkeypatch.setattr(solving, "copies_bound", lambda model, root, bound: bound)
     monkeypatch.setattr(solving, "PROBE_TOP", 0)
     monkeypatch.setattr(solving, "PROBE", 0)
     monkeypatch.setattr(solving, "DFS_ALONE", 1)
     monkeypatch.setattr(sat, "applies", lambda deal: True)
+
+
+def test_a_restart_that_goes_through_every_line_lowers_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Reduced deals, standard rules, with the opening bound loosened to the maximum score (sound, if
+    # loose), no probes and the model joining at once (a model that never answers): the first restart,
+    # for the maximum, goes through every line when the maximum is out of reach, so the model is asked
+    # one point less, and so on, while the climb goes up from the greedy line. Every target the
+    # restarts refute is truly out of reach (brute force), and the climb still ends at the best score.
+    loosen(monkeypatch)
     asked: list[int] = []
 
     def recorded(deal: Deal, target: int, seconds: float | None = None, root: Position | None = None) -> Standin:
@@ -318,12 +317,7 @@ def test_an_undecided_answer_brackets_the_best_score(monkeypatch: pytest.MonkeyP
     # once), with the search's budget cut short at random: the answer found is a line of the deal, and
     # the upper bound is what the restarts refuted before the budget ran out, never below the brute
     # force's best. The verdict is a loss exactly when the two meet.
-    monkeypatch.setattr(solving, "explain", lambda model, root: Bound(model.rules.max_score, "loosened"))
-    monkeypatch.setattr(solving, "copies_bound", lambda model, root, bound: bound)
-    monkeypatch.setattr(solving, "PROBE_TOP", 0)
-    monkeypatch.setattr(solving, "PROBE", 0)
-    monkeypatch.setattr(solving, "DFS_ALONE", 1)
-    monkeypatch.setattr(sat, "applies", lambda deal: True)
+    loosen(monkeypatch)
     monkeypatch.setattr(sat, "Question", silent)
     rng = random.Random(5)
     bracketed = 0
