@@ -6,6 +6,7 @@ import importlib.util
 import json
 import os
 import random
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -344,32 +345,23 @@ def choreography_game(seed: int) -> GameRecord:
 def test_an_observer_records_a_timed_choreography_game(tmp_path: Path) -> None:
     """An observer (who sees every card) records a Timed Choreography game by taps at a phone's size:
     each play asks whether a colour was announced; the saved game is the game, announces included."""
-    browser_path = browser_or_skip("the companion")
     record = choreography_game(5)
     announced = [event for event in record.events if isinstance(event, Play) and event.announce is not None]
     assert len(announced) >= 5
     final = Tracker(record).state
     assert final.strikes >= 1
-    server = Server(tmp_path / "games").start()
-    problems: list[str] = []
-    try:
-        with phone_page(browser_path, server, problems) as page:
-            driver = Driver.new_game(page, server.url, record.seats, None, options=("#choreography",))
-            for event in record.events:
-                if event is announced[0]:  # look at the question before answering it
-                    page.locator('#bar [data-act="play"]').first.click()
-                    page.locator(f'#bar [data-slot="{event.slot}"]').first.click()
-                    page.wait_for_selector('#bar [data-announce="r"]')
-                    assert "announce a colour?" in page.inner_text("#bar")
-                    _look(page, "companion-announce")
-                    page.locator('#bar [data-step="cancel"]').click()
-                    page.wait_for_selector('#bar [data-act="play"]')
-                driver.enter(event)
-            assert "Game over" in page.inner_text("#bar")
-    finally:
-        server.kill()
-    assert not problems, problems
-    saved = saved_game(tmp_path)
+
+    def look_at_the_question(page: Any, number: int, event: Event) -> None:
+        if event is announced[0]:  # look at the question before answering it
+            page.locator('#bar [data-act="play"]').first.click()
+            page.locator(f'#bar [data-slot="{event.slot}"]').first.click()
+            page.wait_for_selector('#bar [data-announce="r"]')
+            assert "announce a colour?" in page.inner_text("#bar")
+            _look(page, "companion-announce")
+            page.locator('#bar [data-step="cancel"]').click()
+            page.wait_for_selector('#bar [data-act="play"]')
+
+    saved = _observed(tmp_path, record, ("#choreography",), look_at_the_question)
     assert (saved.settings, saved.seats, saved.recorder, saved.events) == (record.settings, record.seats, None, record.events)
     state = Tracker(saved).state
     assert (state.score, state.strikes, state.clues) == (final.score, final.strikes, final.clues)
@@ -405,25 +397,38 @@ def stuck_game() -> GameRecord:
 def test_a_stuck_player_passes_in_the_browser(tmp_path: Path) -> None:
     """Crowning Piece with stuck=pass, recorded by an observer by taps: the Pass button shows only when
     the player to act has no card and no hint to give, and the saved game is the game."""
-    browser_path = browser_or_skip("the companion")
     record = stuck_game()
     passes = [number for number, event in enumerate(record.events) if isinstance(event, Pass)]
     assert passes and Tracker(record).state.over
+
+    def check_the_pass_button(page: Any, number: int, event: Event) -> None:
+        if not isinstance(event, Draw):
+            shown = page.locator('#bar [data-act="pass"]').count()
+            assert shown == (number in passes), (number, event)
+        if number == passes[0]:
+            _look(page, "companion-pass")
+
+    saved = _observed(tmp_path, record, ('[data-ending="crowning"]', "#stuck-pass"), check_the_pass_button)
+    assert (saved.settings, saved.seats, saved.events) == (record.settings, record.seats, record.events)
+
+
+def _observed(
+    tmp_path: Path, record: GameRecord, options: tuple[str, ...], before: Callable[[Any, int, Event], None]
+) -> GameRecord:
+    """Record the whole `record` by taps as an observer on a phone-sized page (the rule `options` tapped
+    when the game starts), calling `before(page, number, event)` before each event is entered: the game
+    the server saved. The page must show no error, nor load anything from elsewhere."""
+    browser_path = browser_or_skip("the companion")
     server = Server(tmp_path / "games").start()
     problems: list[str] = []
     try:
         with phone_page(browser_path, server, problems) as page:
-            driver = Driver.new_game(page, server.url, record.seats, None, options=('[data-ending="crowning"]', "#stuck-pass"))
+            driver = Driver.new_game(page, server.url, record.seats, None, options=options)
             for number, event in enumerate(record.events):
-                if not isinstance(event, Draw):
-                    shown = page.locator('#bar [data-act="pass"]').count()
-                    assert shown == (number in passes), (number, event)
-                if number == passes[0]:
-                    _look(page, "companion-pass")
+                before(page, number, event)
                 driver.enter(event)
             assert "Game over" in page.inner_text("#bar")
     finally:
         server.kill()
     assert not problems, problems
-    saved = saved_game(tmp_path)
-    assert (saved.settings, saved.seats, saved.events) == (record.settings, record.seats, record.events)
+    return saved_game(tmp_path)
