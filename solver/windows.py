@@ -1,0 +1,67 @@
+"""When each deck card can be drawn: the clue-token economy of the draws.
+
+Every play, discard or misplay (an act) draws the next deck card while the deck lasts, and a hint
+draws nothing, so the `k`-th card drawn from a position comes on the turn after `k` acts and the
+hints between them. Clue tokens bound those hints from both sides:
+
+- At most as many. Each hint spends a token: one of the `C` at the position, or one regained by
+  an earlier act: by a discard (at most `k - 1` of them, and at most the line's pace: the discards
+  and misplays it can afford), by a 5 played (at most the suits whose 5 the cards at hand can reach)
+  or by an announced play (Timed Choreography: at most one per act).
+- At least as many. Tokens never exceed 8, so every discard beyond the `8 - C` missing at the
+  position needs a hint before it. Of the `k` acts at most `P` are plays (`P`: the most the fireworks
+  can gain with the cards at hand) and at most `M` are misplays (one strike short of the end); the
+  other `k - P - M` are discards.
+
+The constraint model (`solver.sat`) draws no card outside its window: most of the unrolled draw
+variables go, and the search learns at once what it would otherwise find clause by clause (on the
+5-player Avalanche losses the clue tokens decide).
+"""
+
+from __future__ import annotations
+
+from deducer.settings import MAX_CLUES, MAX_STRIKES
+from solver.model import TRASH, Deal, Position
+
+
+def draw_windows(deal: Deal, root: Position, pace: int) -> list[range]:
+    """For each deck card, the turns (counted from `root`, whose turn is 0) on which a line from `root`
+    that makes at most `pace` discards and misplays can draw it; empty for the cards drawn by `root`.
+
+    A line scoring a target from `root` can afford `pace` = its most acts less the plays still needed
+    (see `solver.sat.most_acts`). Each card is drawn after the one above it in the deck, so the
+    windows are pushed apart to one turn at least."""
+    drawn, clues, strikes = root[1], root[4], root[5]
+    misplays = MAX_STRIKES - 1 - strikes
+    first = [0] * deal.size
+    last = [0] * deal.size
+    previous = -1
+    for i, (plays, fives) in enumerate(_reachable(deal, root), start=drawn):
+        acts = i - drawn + 1
+        owed = max(0, acts - plays - misplays - (MAX_CLUES - clues))  # hints before the `acts`-th draw
+        regained = min(acts - 1, pace) + fives + (acts - 1 if deal.rules.choreography else 0)
+        first[i] = previous = max(previous + 1, acts - 1 + owed)
+        last[i] = acts - 1 + clues + regained
+    for i in reversed(range(drawn, deal.size - 1)):
+        last[i] = min(last[i], last[i + 1] - 1)
+    return [range(first[i], last[i] + 1) if i >= drawn else range(0) for i in range(deal.size)]
+
+
+def _reachable(deal: Deal, root: Position) -> list[tuple[int, int]]:
+    """For each deck card not drawn by `root`, in deck order: how many cards the fireworks can gain,
+    and how many suits they can complete, with the cards in hand at `root` and those drawn before it."""
+    _, drawn, fireworks, caps, _, _, _, hands = root
+    ranks = deal.rules.ranks
+    at_hand = {card for hand in hands for card in hand if card != TRASH}
+    reachable = []
+    for i in range(drawn, deal.size):
+        plays = fives = 0
+        for suit, height in enumerate(fireworks):
+            top = height
+            while top < caps[suit] and suit * ranks + top in at_hand:
+                top += 1
+            plays += top - height
+            fives += height < ranks == top
+        reachable.append((plays, fives))
+        at_hand.add(deal.deck[i])
+    return reachable
