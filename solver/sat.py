@@ -199,6 +199,12 @@ class _Turns:
         return moves
 
 
+def _drawn_by_now(window: range, t: int, players: int) -> bool:
+    """Can the seat acting at turn `t` hold a card drawn within `window`: drawn on one of its earlier turns?"""
+    latest = min(window.stop - 1, t - players)
+    return latest - (latest - t) % players >= window.start
+
+
 def _build(deal: Deal, target: int, root: Position) -> tuple[cp_model.CpModel, _Turns]:
     from ortools.sat.python import cp_model
 
@@ -224,7 +230,8 @@ def _build(deal: Deal, target: int, root: Position) -> tuple[cp_model.CpModel, _
     clues_before: cp_model.IntVar | int = root_clues
     strikes_before: cp_model.IntVar | int = root_strikes
     owner = [[m.new_bool_var(f"own{i}_{p}") for p in range(players)] for i in range(size)]
-    for i, seat in enumerate(holders(deal, root)):  # (a card out of the game has no owner)
+    holder = holders(deal, root)
+    for i, seat in enumerate(holder):  # (a card out of the game has no owner)
         for p in range(players):
             m.add(owner[i][p] == int(seat == p))
     for i in range(drawn, size):
@@ -272,15 +279,20 @@ def _build(deal: Deal, target: int, root: Position) -> tuple[cp_model.CpModel, _
             count = m.new_int_var(0, rules.hand_size, f"e{t}")
             m.add(count == emptied[seat] + late)
             emptied[seat] = count
-        let_go = [m.new_bool_var(f"u{t}_{i}") for i in range(size)]
-        played = [m.new_bool_var(f"p{t}_{i}") for i in range(size)]
-        m.add(sum(let_go) == act)
-        m.add(sum(played) == kind[PLAY])
-        for i in range(size):
+        # Only a card this seat can hold is let go of: one of its cards at `root`, or one it drew on a
+        # turn of its own before this one, within the card's window.
+        held = [i for i in range(size) if (holder[i] == seat if i < drawn else _drawn_by_now(windows[i], t, players))]
+        let_go = [false] * size
+        played = [false] * size
+        for i in held:
+            let_go[i] = m.new_bool_var(f"u{t}_{i}")
+            played[i] = m.new_bool_var(f"p{t}_{i}")
             m.add_implication(played[i], let_go[i])
-            m.add_implication(let_go[i], owner[i][seat])
             if i >= drawn:
+                m.add_implication(let_go[i], owner[i][seat])
                 m.add_implication(let_go[i], drawn_before[t][i])
+        m.add(sum(let_go[i] for i in held) == act)
+        m.add(sum(played[i] for i in held) == kind[PLAY])
         # Draws: the next deck card, on every play, discard or misplay while the deck lasts.
         drawn_now = []
         new_drawn: list[cp_model.IntVar] = []
@@ -313,7 +325,7 @@ def _build(deal: Deal, target: int, root: Position) -> tuple[cp_model.CpModel, _
                     m.add_implication(var, before[card - 1])
             # No misplay of a playable card (without choreography: playing it is the only way).
             if not rules.choreography:
-                for i in copies[card]:
+                for i in (i for i in copies[card] if i in held):
                     below = [before[card - 1].Not()] if card % ranks else []
                     m.add_bool_or([let_go[i].Not(), kind[MISPLAY].Not(), before[card], *below])
         done_before.append(after)
