@@ -13,7 +13,8 @@ Per turn and deck card, a boolean says the card is let go of (played or not);
 per deck card and turn, a staircase of booleans says it has been drawn by then.
 Every play, discard or misplay draws the next deck card while the deck lasts,
 so hand sizes take care of themselves, and a card can only be let go of by the
-seat that drew it, after the draw.
+seat that drew it, after the draw (the let-go booleans exist only for the cards
+the seat to act can hold then).
 
 Restrictions that lose no line (each proven where it is stated): misplays only
 at 8 clue tokens and only with 2 strikes at most, as in `solver.model`. The

@@ -181,3 +181,14 @@ def test_the_windows_decide_a_loss_the_clue_tokens_make(monkeypatch: pytest.Monk
     monkeypatch.setattr(sat, "draw_windows", lambda deal, root, pace: wide)
     with pytest.raises(OutOfBudget):
         sat.reach(deal, 30, seconds=5)
+
+
+def test_a_seat_lets_go_only_of_a_card_drawn_on_an_earlier_turn_of_its_own() -> None:
+    # The model has a let-go variable for a deck card at turn t only if the seat acting at t can hold
+    # it: some turn of its window, players turns or more before t, belongs to that seat.
+    for players in range(2, 6):
+        for start in range(12):
+            for stop in range(start, start + 15):
+                for t in range(32):
+                    expected = any(d <= t - players and (t - d) % players == 0 for d in range(start, stop))
+                    assert sat._drawn_by_now(range(start, stop), t, players) == expected, (players, start, stop, t)
