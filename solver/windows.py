@@ -21,7 +21,8 @@ variables go, and the search learns at once what it would otherwise find clause 
 from __future__ import annotations
 
 from deducer.settings import MAX_CLUES, MAX_STRIKES
-from solver.model import TRASH, Deal, Position
+from solver.bounds import arrivals
+from solver.model import Deal, Position
 
 
 def draw_windows(deal: Deal, root: Position, pace: int) -> list[range]:
@@ -49,19 +50,9 @@ def draw_windows(deal: Deal, root: Position, pace: int) -> list[range]:
 
 def _reachable(deal: Deal, root: Position) -> list[tuple[int, int]]:
     """For each deck card not drawn by `root`, in deck order: how many cards the fireworks can gain,
-    and how many suits they can complete, with the cards in hand at `root` and those drawn before it."""
-    _, drawn, fireworks, caps, _, _, _, hands = root
+    and how many suits they can complete, with the cards in hand at `root` and those drawn before it
+    (the needed cards whose chain arrival, `solver.bounds.arrivals`, comes before its draw)."""
     ranks = deal.rules.ranks
-    at_hand = {card for hand in hands for card in hand if card != TRASH}
-    reachable = []
-    for i in range(drawn, deal.size):
-        plays = fives = 0
-        for suit, height in enumerate(fireworks):
-            top = height
-            while top < caps[suit] and suit * ranks + top in at_hand:
-                top += 1
-            plays += top - height
-            fives += height < ranks == top
-        reachable.append((plays, fives))
-        at_hand.add(deal.deck[i])
-    return reachable
+    demand = arrivals(deal, root)
+    fives = [arrival for card, arrival in demand if card % ranks == ranks - 1]
+    return [(sum(arrival < i for _, arrival in demand), sum(arrival < i for arrival in fives)) for i in range(root[1], deal.size)]
