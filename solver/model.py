@@ -156,7 +156,7 @@ class Deal:
             )
             caps.append(next(lost, ranks))
         heights, tops = tuple(fireworks), tuple(caps)
-        canonical = tuple(tuple(sorted(TRASH if self._trash(card, heights, tops) else card for card in hand)) for hand in hands)
+        canonical = tuple(tuple(sorted(TRASH if self.trash(card, heights, tops) else card for card in hand)) for hand in hands)
         return (player, drawn, heights, tops, clues, strikes, final, canonical)
 
     def status(self, position: Position) -> str:
@@ -262,7 +262,7 @@ class Deal:
                 changed = True
         if drawn < self.size:
             new = self.deck[drawn]
-            cards.append(TRASH if self._trash(new, fireworks, caps) else new)
+            cards.append(TRASH if self.trash(new, fireworks, caps) else new)
             drawn += 1
             if drawn == self.size and self.rules.ending is Ending.STANDARD:
                 final = self.rules.players
@@ -278,6 +278,7 @@ class Deal:
             )
         return (following, drawn, fireworks, caps, clues, strikes, final, hands)
 
-    def _trash(self, card: int, fireworks: tuple[int, ...], caps: tuple[int, ...]) -> bool:
+    def trash(self, card: int, fireworks: tuple[int, ...], caps: tuple[int, ...]) -> bool:
+        """True when `card` can never be played: its firework is past it, or a lower card of its suit is lost."""
         suit, rank = divmod(card, self.rules.ranks)
         return rank < fireworks[suit] or rank >= caps[suit]

@@ -337,7 +337,7 @@ def _climb(
                     if crowning or asked <= best + 1:
                         return best, line, refuted, best  # nothing between the best found and the target refuted
                     top = asked - 1
-                question = _ask(model, root, top, deadline)
+                question = _ask(model, root, top, deadline, line)
                 search.interrupt = question.done.is_set
                 continue
             finally:
@@ -348,7 +348,7 @@ def _climb(
                 refuted, top = f"the search was exhaustive ({search.nodes} positions)", top - 1
                 if question is not None and best < top:
                     question.stop()
-                    question = _ask(model, root, top, deadline)
+                    question = _ask(model, root, top, deadline, line)
                     search.interrupt = question.done.is_set
                 continue
             best, line = _final_score(model, root, found), found
@@ -371,9 +371,10 @@ def _restart_ordering(turn: int) -> Ordering:
     return BURNING[restart] if restart < len(BURNING) else Ordering(shuffle=Random(8 + turn), toss=True)  # not the probes' seeds
 
 
-def _ask(model: Deal, root: Position, target: int, deadline: float | None) -> sat.Question:
-    """The model's question for `target` from `root`, started in the background with the time left."""
-    question = sat.Question(model, target, None if deadline is None else deadline - time.perf_counter(), root)
+def _ask(model: Deal, root: Position, target: int, deadline: float | None, line: list[Move]) -> sat.Question:
+    """The model's question for `target` from `root`, started in the background with the time left,
+    with the best `line` found so far as the solver's hint."""
+    question = sat.Question(model, target, None if deadline is None else deadline - time.perf_counter(), root, line)
     question.start()
     return question
 

@@ -15,7 +15,7 @@ from solver import solve as solving
 from solver.bounds import Bound
 from solver.brute import best_score
 from solver.greedy import greedy_line
-from solver.model import ONGOING, Deal, Move, Position, Rules
+from solver.model import ANNOUNCE, ONGOING, TRASH, Deal, Move, Position, Rules
 from solver.solve import best_line, position_of, solve
 from tests.test_midgame import position_in_play
 from tests.test_solver import small_deals
@@ -113,6 +113,51 @@ def test_model_agrees_with_the_search_on_larger_deals(ending: Ending) -> None:
         checked += 1
 
 
+def random_line(model: Deal, root: Position, rng: random.Random) -> list[Move]:
+    """Random legal moves from `root` to the end of the game."""
+    line: list[Move] = []
+    while model.status(root) == ONGOING and (moves := model.moves(root)):
+        line.append(rng.choice(moves))
+        root = model.play(root, line[-1])
+    return line
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_the_hint_is_a_solution_when_its_line_reaches_the_target(seed: int) -> None:
+    # The best line found is handed to the model as a hint (each turn's kind, the deck card let go of).
+    # From the opening and from positions in play (trash merged, announces, the deck out), the search's
+    # best line, with the model's variables fixed to the hint, is a solution of the question for its
+    # score, and the model reads the very same line back. (A hint on the wrong turn or the wrong copy
+    # would contradict the model's draws; an unused hint would let it answer with another line.)
+    rng = random.Random(seed)
+    checked = announced = trashed = 0
+    for model in small_deals(104 + seed, 240):
+        if not sat.applies(model):
+            continue
+        played = position_in_play(model, rng, 6) if rng.random() < 0.7 else (model.start(), 0)
+        if played is None:
+            continue
+        root = played[0]
+        outcome = best_line(model, root=root)
+        if not outcome.line or (model.rules.ending is Ending.CROWNING and outcome.verdict != "win"):
+            continue
+        question = sat.Question(model, outcome.score, root=root, line=outcome.line)
+        question._solver.parameters.fix_variables_to_their_hinted_value = True
+        question.run()
+        assert question.answer() == outcome.line, (model.rules, model.deck, root)
+        # One point more is out of reach, whatever line the model is given: the best, or a random one
+        # (which may let go of cards outside the windows of the target, or at turns it could not).
+        if outcome.score < model.rules.max_score:
+            for line in (outcome.line, random_line(model, root, rng)):
+                beyond = sat.Question(model, outcome.score + 1, root=root, line=line)
+                beyond.run()
+                assert beyond.answer() is None, (model.rules, model.deck, root, line)
+        checked += 1
+        announced += any(kind == ANNOUNCE for kind, _ in outcome.line)
+        trashed += any(card == TRASH for _, card in outcome.line)
+    assert checked >= 50 and announced >= 1 and trashed >= 10
+
+
 def test_model_spends_the_last_clue_token() -> None:
     # One suit of 12 single cards, 4 players: the played cards are held by the wrong seats, so the
     # team waits with hints, and the best line (7 points) needs every clue token, down to the last.
@@ -184,18 +229,24 @@ class Asked:
     def __init__(self, refuted: set[int], real: bool = True) -> None:
         self.refuted, self.real = refuted, real
         self.targets: list[int] = []
+        self.lines: list[list[Move] | None] = []  # the line each question was given as a hint
 
-    def __call__(self, model: Deal, target: int, seconds: float | None = None, root: Position | None = None) -> object:
+    def __call__(
+        self, model: Deal, target: int, seconds: float | None = None, root: Position | None = None, line: list[Move] | None = None
+    ) -> object:
         self.targets.append(target)
+        self.lines.append(line)
         if target in self.refuted or not self.real:
             return Standin(target, refutes=target in self.refuted)
-        return REAL_QUESTION(model, target, seconds, root)
+        return REAL_QUESTION(model, target, seconds, root, line)
 
 
 REAL_QUESTION = sat.Question
 
 
-def silent(model: Deal, target: int, seconds: float | None = None, root: Position | None = None) -> Standin:
+def silent(
+    model: Deal, target: int, seconds: float | None = None, root: Position | None = None, line: list[Move] | None = None
+) -> Standin:
     """A `sat.Question` that never answers."""
     return Standin(target)
 
@@ -203,7 +254,8 @@ def silent(model: Deal, target: int, seconds: float | None = None, root: Positio
 def test_the_model_asks_for_the_bound_first(monkeypatch: pytest.MonkeyPatch) -> None:
     # 5 players, Avalanche, seed 424: greedy play scores at most 25 where the bound is 30, the probes
     # find no more, and the search climbing one point at a time stalls at 28. The model, asked for the
-    # bound itself, finds the 30: one question (the old climb asked it for 29, then 30: 4-6 s in all).
+    # bound itself, finds the 30: one question (the old climb asked it for 29, then 30: 4-6 s in all),
+    # given the search's best line (the 28) to start from.
     deck = Variant.AVALANCHE.shuffled_deck(424)
     model = Deal.of(FIVE_AVALANCHE, deck)
     assert max(model.score(greedy_line(model, model.start(), low)[1]) for low in (True, False)) <= 25
@@ -212,6 +264,7 @@ def test_the_model_asks_for_the_bound_first(monkeypatch: pytest.MonkeyPatch) -> 
     result = solve(FIVE_AVALANCHE, deck, time_limit=120)
     assert (result.verdict, result.score) == ("win", 30)
     assert asked.targets == [30]
+    assert [line_score(model, line) for line in asked.lines if line is not None] == [28]
 
 
 def test_a_refuted_bound_is_lowered_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -293,7 +346,9 @@ def test_a_restart_that_goes_through_every_line_lowers_the_bound(monkeypatch: py
     loosen(monkeypatch)
     asked: list[int] = []
 
-    def recorded(deal: Deal, target: int, seconds: float | None = None, root: Position | None = None) -> Standin:
+    def recorded(
+        deal: Deal, target: int, seconds: float | None = None, root: Position | None = None, line: list[Move] | None = None
+    ) -> Standin:
         asked.append(target)
         return Standin(target)
 
