@@ -120,9 +120,16 @@ class Question:
     releases the lock while it solves, so the search in the main thread goes on at full speed."""
 
     def __init__(
-        self, deal: Deal, target: int, seconds: float | None = None, root: Position | None = None, line: list[Move] | None = None
+        self,
+        deal: Deal,
+        target: int,
+        seconds: float | None = None,
+        root: Position | None = None,
+        line: list[Move] | None = None,
+        seed: int = 1,
     ) -> None:
-        """`line`, a line from `root` (the best found so far), is where the solver starts looking."""
+        """`line`, a line from `root` (the best found so far), is where the solver starts looking;
+        `seed` is CP-SAT's random seed."""
         from ortools.sat.python import cp_model
 
         if not applies(deal):
@@ -136,6 +143,7 @@ class Question:
             self._turns.hint(self._model, deal, self.root, line)
         self._solver = cp_model.CpSolver()
         self._solver.parameters.num_workers = 1
+        self._solver.parameters.random_seed = seed
         self._solver.parameters.cp_model_probing_level = 0  # probing took most of the time on hard deals
         # One round of presolve, not three: the later rounds found almost nothing more and took a third
         # of the time of a win at 5p Avalanche (13 model-bound deals: 60.8 s -> 31.8 s in all).

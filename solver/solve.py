@@ -293,8 +293,9 @@ def _climb(
     the model finds the narrow wins the search wanders past, and the two meet at the true best. The
     model is never interrupted to ask something else: it starts afresh on each question, and its
     time on a question varies tenfold from deal to deal (5p Avalanche: 1-10 s for a win at the
-    bound). Meanwhile the search takes turns: `RESTART` positions of a restart for `top` in another
-    move order (`_restart_ordering`; the first `RESTARTS` times), `CLIMB` positions of the climb. The
+    bound); an attempt that runs out of its own time is asked again with another seed (`_ask`).
+    Meanwhile the search takes turns: `RESTART` positions of a restart for `top` in another move
+    order (`_restart_ordering`; the first `RESTARTS` times), `CLIMB` positions of the climb. The
     model starts from `root`, as the search does."""
     crowning = model.rules.ending is Ending.CROWNING
     search.deadline, search.interrupt = deadline, None
@@ -306,6 +307,7 @@ def _climb(
     question: sat.Question | None = None
     refuted: str | None = None  # how the last target above the best was refuted
     turns = 0  # of the search, once the model has joined
+    attempt = 0  # the model's attempts at the same question (see `_ask`)
     try:
         while best < top:
             restart = question is not None and turns % 2 == 0 and turns < 2 * RESTARTS
@@ -325,10 +327,18 @@ def _climb(
                     raise
                 if question is not None and not question.done.is_set():
                     continue  # the search's turn is over
-                if question is not None:  # the model has answered
+                if question is not None:  # the model has answered, or its time ran out
                     question.stop()
-                    asked, answer = question.target, question.answer()  # (its time is the caller's)
+                    asked = question.target
+                    try:
+                        answer = question.answer()
+                    except OutOfBudget:  # ask again, with another seed and twice the time (see `_ask`)
+                        attempt += 1
+                        question = _ask(model, root, top, deadline, line, attempt)
+                        search.interrupt = question.done.is_set
+                        continue
                     question = None
+                    attempt = 0
                     if answer is not None:
                         score = _final_score(model, root, answer)  # at least `top`
                         return score, answer, refuted, score
@@ -337,7 +347,7 @@ def _climb(
                     if crowning or asked <= best + 1:
                         return best, line, refuted, best  # nothing between the best found and the target refuted
                     top = asked - 1
-                question = _ask(model, root, top, deadline, line)
+                question = _ask(model, root, top, deadline, line, attempt)
                 search.interrupt = question.done.is_set
                 continue
             finally:
@@ -348,7 +358,8 @@ def _climb(
                 refuted, top = f"the search was exhaustive ({search.nodes} positions)", top - 1
                 if question is not None and best < top:
                     question.stop()
-                    question = _ask(model, root, top, deadline, line)
+                    attempt = 0
+                    question = _ask(model, root, top, deadline, line, attempt)
                     search.interrupt = question.done.is_set
                 continue
             best, line = _final_score(model, root, found), found
@@ -371,10 +382,20 @@ def _restart_ordering(turn: int) -> Ordering:
     return BURNING[restart] if restart < len(BURNING) else Ordering(shuffle=Random(8 + turn), toss=True)  # not the probes' seeds
 
 
-def _ask(model: Deal, root: Position, target: int, deadline: float | None, line: list[Move]) -> sat.Question:
-    """The model's question for `target` from `root`, started in the background with the time left,
-    with the best `line` found so far as the solver's hint."""
-    question = sat.Question(model, target, None if deadline is None else deadline - time.perf_counter(), root, line)
+MODEL_TIME = 10.0  # seconds of the model's first attempt at a question (see `_ask`)
+
+
+def _ask(model: Deal, root: Position, target: int, deadline: float | None, line: list[Move], attempt: int = 0) -> sat.Question:
+    """The model's question for `target` from `root`, started in the background, with the best `line`
+    found so far as the solver's hint.
+
+    CP-SAT's time on a win varies tenfold with its random seed (a few 5p Avalanche deals: 1 s on most
+    seeds, 15-20 s on some), so an attempt gets `MODEL_TIME` seconds, twice as many each time it runs
+    out, and a new seed (every question the model answered took 8 s at most on 2,000 such deals)."""
+    seconds = MODEL_TIME * 2**attempt
+    if deadline is not None:
+        seconds = min(seconds, deadline - time.perf_counter())
+    question = sat.Question(model, target, seconds, root, line, seed=1 + attempt)
     question.start()
     return question
 

@@ -230,22 +230,35 @@ class Asked:
         self.refuted, self.real = refuted, real
         self.targets: list[int] = []
         self.lines: list[list[Move] | None] = []  # the line each question was given as a hint
+        self.attempts: list[tuple[float | None, int]] = []  # the seconds and the seed of each
 
     def __call__(
-        self, model: Deal, target: int, seconds: float | None = None, root: Position | None = None, line: list[Move] | None = None
+        self,
+        model: Deal,
+        target: int,
+        seconds: float | None = None,
+        root: Position | None = None,
+        line: list[Move] | None = None,
+        seed: int = 1,
     ) -> object:
         self.targets.append(target)
         self.lines.append(line)
+        self.attempts.append((seconds, seed))
         if target in self.refuted or not self.real:
             return Standin(target, refutes=target in self.refuted)
-        return REAL_QUESTION(model, target, seconds, root, line)
+        return REAL_QUESTION(model, target, seconds, root, line, seed)
 
 
 REAL_QUESTION = sat.Question
 
 
 def silent(
-    model: Deal, target: int, seconds: float | None = None, root: Position | None = None, line: list[Move] | None = None
+    model: Deal,
+    target: int,
+    seconds: float | None = None,
+    root: Position | None = None,
+    line: list[Move] | None = None,
+    seed: int = 1,
 ) -> Standin:
     """A `sat.Question` that never answers."""
     return Standin(target)
@@ -265,6 +278,22 @@ def test_the_model_asks_for_the_bound_first(monkeypatch: pytest.MonkeyPatch) -> 
     assert (result.verdict, result.score) == ("win", 30)
     assert asked.targets == [30]
     assert [line_score(model, line) for line in asked.lines if line is not None] == [28]
+
+
+def test_a_model_out_of_time_is_asked_again_with_another_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Seed 424 again, each attempt of the model given far too little time at first (the real model
+    # needs about a second): the portfolio asks the same question again, with another seed and twice
+    # the time, until the model finds the 30 (before, the first time-out ended the solve: "unknown").
+    deck = Variant.AVALANCHE.shuffled_deck(424)
+    asked = Asked(set())
+    monkeypatch.setattr(sat, "Question", asked)
+    monkeypatch.setattr(solving, "MODEL_TIME", 0.02)
+    result = solve(FIVE_AVALANCHE, deck, time_limit=120)
+    assert (result.verdict, result.score) == ("win", 30)
+    assert len(asked.targets) >= 3 and set(asked.targets) == {30}
+    seconds = [limit for limit, _ in asked.attempts]
+    assert all(limit is not None and abs(limit - 0.02 * 2**number) < 1e-6 for number, limit in enumerate(seconds))
+    assert [seed for _, seed in asked.attempts] == list(range(1, len(seconds) + 1))
 
 
 def test_a_refuted_bound_is_lowered_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -347,7 +376,12 @@ def test_a_restart_that_goes_through_every_line_lowers_the_bound(monkeypatch: py
     asked: list[int] = []
 
     def recorded(
-        deal: Deal, target: int, seconds: float | None = None, root: Position | None = None, line: list[Move] | None = None
+        deal: Deal,
+        target: int,
+        seconds: float | None = None,
+        root: Position | None = None,
+        line: list[Move] | None = None,
+        seed: int = 1,
     ) -> Standin:
         asked.append(target)
         return Standin(target)
