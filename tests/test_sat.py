@@ -252,14 +252,7 @@ class Asked:
 REAL_QUESTION = sat.Question
 
 
-def silent(
-    model: Deal,
-    target: int,
-    seconds: float | None = None,
-    root: Position | None = None,
-    line: list[Move] | None = None,
-    seed: int = 1,
-) -> Standin:
+def silent(model: Deal, target: int, *_: object, **__: object) -> Standin:
     """A `sat.Question` that never answers."""
     return Standin(target)
 
@@ -375,14 +368,7 @@ def test_a_restart_that_goes_through_every_line_lowers_the_bound(monkeypatch: py
     loosen(monkeypatch)
     asked: list[int] = []
 
-    def recorded(
-        deal: Deal,
-        target: int,
-        seconds: float | None = None,
-        root: Position | None = None,
-        line: list[Move] | None = None,
-        seed: int = 1,
-    ) -> Standin:
+    def recorded(deal: Deal, target: int, *_: object, **__: object) -> Standin:
         asked.append(target)
         return Standin(target)
 
