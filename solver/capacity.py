@@ -131,8 +131,12 @@ def _pareto(options: list[Option], high: int) -> list[Option]:
     options.sort()
     kept: list[Option] = []
     for option in options:
-        vectors = option[1:]
-        if not any(all(((mine | high) - theirs) & high == high for mine, theirs in zip(vectors, other[1:])) for other in kept):
+        _, load, strict, late = option
+        load, strict, late = load | high, strict | high, late | high
+        for _, other_load, other_strict, other_late in kept:  # (unrolled: this is most of the bound's time)
+            if (load - other_load) & (strict - other_strict) & (late - other_late) & high == high:
+                break
+        else:
             kept.append(option)
     return kept
 
