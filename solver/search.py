@@ -42,6 +42,7 @@ class Ordering:
 
 
 USUAL = Ordering()
+_LETTING_GO = (DISCARD, MISPLAY)
 
 
 class Search:
@@ -89,7 +90,11 @@ class Search:
         if self._bound(position, target) < target:
             self.failed[position] = target
             return None
+        # Where every card still needed must be played, letting go of a last copy falls short at once.
+        tight = sum(position[3]) == target
         for move in self.order(position):
+            if tight and move[0] in _LETTING_GO and move[1] != TRASH and deal.available(position, move[1]) == 1:
+                continue
             line = self._reach(deal.play(position, move), target)
             if line is not None:
                 line.insert(0, move)

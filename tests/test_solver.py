@@ -11,8 +11,8 @@ from deducer.cards import format_cards, parse_cards
 from deducer.record import advance, deal
 from solver.bounds import Bound
 from solver.brute import best_score
-from solver.model import HINT, LOST, MISPLAY, OVER, TRASH, WON, Deal, Rules, card_id
-from solver.search import Ordering, Search
+from solver.model import DISCARD, HINT, LOST, MISPLAY, OVER, TRASH, WON, Deal, Move, Position, Rules, card_id
+from solver.search import Ordering, OutOfBudget, Search
 from solver.solve import Solution, SolverError, best_line, solve, to_actions
 from tests.helpers import full_deck, random_settings
 
@@ -86,6 +86,38 @@ def test_every_move_order_decides_the_same(seed: int = 7) -> None:
                 line = search.reach(model.start(), target)
                 assert (line is not None) == (target <= truth), (ordering, model.rules, model.deck, target)
                 assert line is None or replay_model(model, line) >= target
+
+
+def test_the_search_keeps_every_last_copy_when_every_card_is_needed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 2 players, standard rules, seed 202 dealt round-robin: the bounds allow 25 and the best is 24, so
+    # the search for 25 goes through every line (230,000 positions before; half of them positions
+    # just after a last copy was let go of, each cut by its lowered cap). Where the caps add up to
+    # the target, the search now never makes such a move; it still discards spare copies and trash.
+    settings = Settings(players=2, ending=Ending.STANDARD)
+    model = Deal.of(settings, Variant.BASE.shuffled_deck(202))
+    search = Search(model)
+    search.thorough, search.node_limit = True, 20_000
+    moves: list[tuple[Position, Move]] = []
+    play = model.play
+
+    def recorded(position: Position, move: Move) -> Position:
+        moves.append((position, move))
+        return play(position, move)
+
+    monkeypatch.setattr(model, "play", recorded)
+    with pytest.raises(OutOfBudget):
+        search.reach(model.start(), 25)
+    tight = [(position, move) for position, move in moves if sum(position[3]) == 25]
+    letting_go = [(position, card) for position, (kind, card) in tight if kind in (DISCARD, MISPLAY)]
+    assert len(letting_go) > 1000
+    assert all(card == TRASH or model.available(position, card) > 1 for position, card in letting_go)
+    last_copies = [
+        (position, card)
+        for position, _ in tight
+        for card in position[7][position[0]]
+        if card != TRASH and model.available(position, card) == 1
+    ]
+    assert len(last_copies) > 1000  # (the moves left out were there to make)
 
 
 def test_burning_misplays_a_spare_card_before_hinting_at_eight_tokens() -> None:
