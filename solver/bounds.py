@@ -35,7 +35,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from deducer.settings import Ending
-from solver.capacity import least_lost
+from solver.capacity import Options, least_lost
 from solver.endgame import late_cards_lost
 from solver.model import Deal, Position
 
@@ -48,14 +48,15 @@ class Bound:
     reason: str | None = None
 
 
-def upper_bound(deal: Deal, position: Position, target: int = 0, copies: bool = False) -> int:
+def upper_bound(deal: Deal, position: Position, target: int = 0, copies: bool = False, memo: Options | None = None) -> int:
     """A score no line from `position` can beat (or any score below `target`, once one is shown).
 
-    `copies` adds the bound of `solver.capacity` (a millisecond, where the others take microseconds)."""
+    `copies` adds the bound of `solver.capacity` (a millisecond, where the others take microseconds;
+    `memo` is its memo, see `least_lost`)."""
     caps = sum(position[3])
     if deal.rules.ending is Ending.CROWNING:
         won = caps == deal.rules.max_score and not crowded(deal, position)[0]
-        return deal.rules.max_score if won and not (copies and least_lost(deal, position, 0)) else 0
+        return deal.rules.max_score if won and not (copies and least_lost(deal, position, 0, memo)) else 0
     demand = arrivals(deal, position)
     lost = excess(deal, position, demand)[0]
     if caps - lost >= target:
@@ -63,7 +64,7 @@ def upper_bound(deal: Deal, position: Position, target: int = 0, copies: bool = 
     if caps - lost >= target:
         lost = max(lost, late_cards_lost(deal, position, demand)[0])
     if copies and caps - lost >= target:
-        lost = max(lost, least_lost(deal, position, caps - target))
+        lost = max(lost, least_lost(deal, position, caps - target, memo))
     return caps - lost
 
 

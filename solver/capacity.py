@@ -45,10 +45,17 @@ MOST_STEPS = 100_000  # partial choices tried; beyond, the bound gives up (says 
 Option = tuple[int, int, int, int]  # (cards given up, load, strict load, late), vectors packed per draw
 
 
-def least_lost(deal: Deal, position: Position, most: int) -> int:
+Options = dict[tuple[int, ...], list[Option]]  # a suit's options, by what they depend on (see `least_lost`)
+
+
+def least_lost(deal: Deal, position: Position, most: int, memo: Options | None = None) -> int:
     """The fewest needed cards any line from `position` must give up to hand capacity (and, standard
     rules, to pace), capped at `most + 1`: the caller only needs to know whether more than `most`
-    are lost. 0 if it gives up."""
+    are lost. 0 if it gives up.
+
+    `memo` keeps each suit's options for the next call on the same deal: they depend only on the
+    draw, the suit's firework, cap and cards in hand, and `most` (the search meets the same suit
+    state in many positions)."""
     drawn, fireworks, caps, hands = position[1], position[2], position[3], position[7]
     rules, size = deal.rules, deal.size
     if drawn >= size:
@@ -66,7 +73,15 @@ def least_lost(deal: Deal, position: Position, most: int) -> int:
         for lane in range(lanes):
             pace |= max(0, TOP - (size - 1 - (drawn - 1 + lane) + rules.players)) << LANE * lane
     held = set().union(*hands)
-    options = [_suit_options(deal, drawn, held, suit, fireworks[suit], caps[suit], most, high) for suit in range(len(caps))]
+    memo = {} if memo is None else memo
+    options = []
+    for suit, (fired, cap) in enumerate(zip(fireworks, caps)):
+        base = suit * rules.ranks
+        key = (drawn, suit, fired, cap, most, *(card in held for card in range(base + fired, base + cap)))
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = _suit_options(deal, drawn, held, suit, fired, cap, most, high)
+        options.append(found)
     options.sort(key=len)  # the most constrained suits first
     steps = 0
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from random import Random
 
 from solver.bounds import upper_bound
+from solver.capacity import Options
 from solver.model import ANNOUNCE, DISCARD, HINT, LOST, MISPLAY, OVER, PLAY, TRASH, WON, Deal, Move, Position
 
 
@@ -58,6 +59,7 @@ class Search:
         self.nodes = 0
         self.failed: dict[Position, int] = {}
         self.bounds: dict[tuple[object, ...], tuple[int, bool]] = {}  # see `_bound`
+        self.options: Options = {}  # the copies bound's memo (`solver.capacity.least_lost`)
 
     def reach(self, position: Position, target: int) -> list[Move] | None:
         """A line from `position` scoring at least `target`, or None if there is none."""
@@ -111,7 +113,7 @@ class Search:
         known = self.bounds.get(board)
         if known is not None and (known[1] or known[0] < target):
             return known[0]
-        bound = upper_bound(self.deal, position, target, self.thorough)
+        bound = upper_bound(self.deal, position, target, self.thorough, self.options)
         self.bounds[board] = (bound, bound >= target)  # complete: every bound ran
         return bound
 

@@ -11,8 +11,8 @@ from deducer import Ending, Settings, Variant
 from solver import sat, search
 from solver.bounds import crowded, explain, upper_bound
 from solver.brute import best_score
-from solver.capacity import LANE, TOP, _ones, _pareto, least_lost
-from solver.model import ONGOING, Deal, Rules
+from solver.capacity import LANE, TOP, Options, _ones, _pareto, least_lost
+from solver.model import ONGOING, Deal, Position, Rules
 from solver.search import Search
 from solver.solve import best_line, solve
 
@@ -129,7 +129,11 @@ def test_the_search_uses_the_copies_bound_with_two_players(monkeypatch: pytest.M
     assert (result.verdict, result.score) == ("loss", 27)
     with monkeypatch.context() as patch:
         patch.setattr(sat, "applies", lambda deal: False)
-        patch.setattr(search, "upper_bound", lambda deal, position, target=0, copies=False: upper_bound(deal, position, target))
+
+        def plain(deal: Deal, position: Position, target: int = 0, *_: object) -> int:
+            return upper_bound(deal, position, target)
+
+        patch.setattr(search, "upper_bound", plain)
         assert solve(settings, deck, node_limit=20_000).verdict == "unknown"
 
 
@@ -157,3 +161,29 @@ def test_the_pareto_front_keeps_what_no_option_beats_lane_by_lane() -> None:
         kept = _pareto(list(options), high)
         assert all(any(beats(mine, option) for mine in kept) for option in options)
         assert not any(beats(one, other) for one in kept for other in kept if one is not other)
+
+
+def test_the_memo_of_suit_options_changes_no_bound() -> None:
+    # Random deals of 2 and 3 players, standard rules and Crowning Piece: the copies bound with one
+    # memo shared by every position of five random games on the deal equals the bound computed
+    # afresh, for every `most`. Red if the memo's key leaves out the cards in hand, the draw or `most`
+    # (the cap is in it twice: the firework and the count of the cards in between give it).
+    rng = random.Random(11)
+    differs = 0
+    for seed in range(8):
+        settings = Settings(players=rng.choice([2, 3]), variant=rng.choice(list(Variant)), ending=rng.choice(list(Ending)))
+        deal = Deal.of(settings, settings.variant.shuffled_deck(seed))
+        memo: Options = {}
+        for _ in range(5):
+            position = deal.start()
+            while deal.status(position) == ONGOING:
+                caps = sum(position[3])
+                for most in (0, 1, 2, caps):
+                    fresh = least_lost(deal, position, most)
+                    assert least_lost(deal, position, most, memo) == fresh, (seed, position, most)
+                    differs += fresh != least_lost(deal, position, caps)
+                moves = deal.moves(position)
+                if not moves:
+                    break
+                position = deal.play(position, rng.choice(moves))
+    assert differs > 50  # (`most` matters: the answer is capped at `most + 1`)

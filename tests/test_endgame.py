@@ -32,7 +32,7 @@ def test_most_plays_by_hand() -> None:
     assert most_plays(2, 5, 0, (), 2, 1, (M4, M5), (0b01, 0b10)) == 1
 
 
-def old_bound(deal: Deal, position: Position, target: int = 0, copies: bool = False) -> int:
+def old_bound(deal: Deal, position: Position, *_: object) -> int:
     """Pace and hand capacity only (the bound before the seats were counted; never the copies)."""
     demand = arrivals(deal, position)
     return sum(position[3]) - max(excess(deal, position, demand)[0], crowded(deal, position, demand)[0])

@@ -217,7 +217,7 @@ def test_hand_lock_loses_even_under_crowning(monkeypatch: pytest.MonkeyPatch) ->
     assert result.verdict == "loss" and result.score == 0
     assert (result.reason or "").startswith("hand lock: after deck card 11 is drawn all 10 cards in hand")
     # Without the bounds, the search (and the constraint model) prove it too.
-    monkeypatch.setattr("solver.search.upper_bound", lambda deal, position, target=0, copies=False: deal.rules.max_score)
+    monkeypatch.setattr("solver.search.upper_bound", lambda deal, position, *_: deal.rules.max_score)
     monkeypatch.setattr("solver.solve.explain", lambda deal, position: Bound(deal.rules.max_score))
     monkeypatch.setattr("solver.solve.copies_bound", lambda deal, position, bound: bound)
     outcome = best_line(Deal.of(settings, deck))
