@@ -3,7 +3,8 @@
 The question the search answers is a decision: can the team reach at least
 `target` points from this position? It explores moves in a good order (plays,
 then trash and spare discards, then a hint, then costly moves), cuts every
-position whose upper bound is below the target, and remembers, for every
+position whose upper bound is below the target (and where the target needs
+every card still playable, never lets a last copy go), and remembers, for every
 position it has exhausted, the smallest target it failed (a transposition table
 on canonical positions: hands as sorted multisets, trash cards interchangeable).
 The state graph is acyclic (every move spends a clue token, advances the deck or
