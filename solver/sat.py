@@ -27,6 +27,10 @@ only after minutes (5-player Avalanche seed 839 dealt round-robin: 0.9 s).
 The best line found so far (scoring less than the target) is given to the solver
 as a hint (`_Turns.hint`): its first dive starts from that line and repairs it.
 
+A question may also ask for the best score between a `floor` and the target (a proven
+bound): the model then maximizes the score, and a line found on the way is worth
+having even when the time runs out before the model proves it the best.
+
 The game may start from any position of the search (`root`, default the opening
 deal): each card in hand is given a deck card it can be (a copy of the same card,
 or any card that is trash by now, for a `TRASH`), and the other cards drawn are
@@ -127,18 +131,21 @@ class Question:
         root: Position | None = None,
         line: list[Move] | None = None,
         seed: int = 1,
+        floor: int | None = None,
     ) -> None:
         """`line`, a line from `root` (the best found so far), is where the solver starts looking;
-        `seed` is CP-SAT's random seed."""
+        `seed` is CP-SAT's random seed. With a `floor` below `target` (standard rules), the question
+        is the best score from `floor` up to `target`, which no line may beat (see `answer`)."""
         from ortools.sat.python import cp_model
 
         if not applies(deal):
             raise ValueError("the constraint model needs two or more cards in hand, and no passing (stuck=pass)")
         self.deal = deal
         self.target = target
+        self.floor = floor if floor is not None and floor < target and deal.rules.ending is Ending.STANDARD else None
         self.root = deal.start() if root is None else root
         self.done = threading.Event()
-        self._model, self._turns = _build(deal, target, self.root)
+        self._model, self._turns = _build(deal, target, self.root, self.floor)
         if line:
             self._turns.hint(self._model, deal, self.root, line)
         self._solver = cp_model.CpSolver()
@@ -174,7 +181,10 @@ class Question:
         self._thread.join()
 
     def answer(self) -> list[Move] | None:
-        """The line found, or None if the model proved there is none; `OutOfBudget` if undecided."""
+        """The line found, or None if the model proved there is none; `OutOfBudget` if undecided.
+
+        With a `floor`: the best line found (at least the floor; the best there is if `proven`), or
+        None if the model proved that no line reaches the floor."""
         from ortools.sat.python import cp_model
 
         if self._status == cp_model.INFEASIBLE:
@@ -184,6 +194,13 @@ class Question:
         if self._status in (cp_model.FEASIBLE, cp_model.OPTIMAL):
             return self._turns.line(self.deal, self.root, self._solver)
         raise OutOfBudget("time limit reached")
+
+    @property
+    def proven(self) -> bool:
+        """Did the model decide its question (not only find a line before its time ran out)?"""
+        from ortools.sat.python import cp_model
+
+        return self._status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
 
 
 class _Turns:
@@ -253,7 +270,9 @@ def _drawn_by_now(window: range, t: int, players: int) -> bool:
     return latest - (latest - t) % players >= window.start
 
 
-def _build(deal: Deal, target: int, root: Position) -> tuple[cp_model.CpModel, _Turns]:
+def _build(deal: Deal, target: int, root: Position, floor: int | None = None) -> tuple[cp_model.CpModel, _Turns]:
+    """The model of "a line from `root` scoring at least `target`", or with a `floor`: "the best line
+    scoring from `floor` to `target`" (standard rules only)."""
     from ortools.sat.python import cp_model
 
     rules = deal.rules
@@ -264,7 +283,8 @@ def _build(deal: Deal, target: int, root: Position) -> tuple[cp_model.CpModel, _
     crowning = rules.ending is Ending.CROWNING
     if crowning:
         target = rules.max_score  # all or nothing
-    horizon_ = horizon(deal, target, root)
+    least = target if floor is None else floor
+    horizon_ = horizon(deal, least, root)
     m = cp_model.CpModel()
     true = m.new_constant(1)
     false = m.new_constant(0)
@@ -285,7 +305,7 @@ def _build(deal: Deal, target: int, root: Position) -> tuple[cp_model.CpModel, _
     for i in range(drawn, size):
         m.add_at_most_one(owner[i])
     draws_at: list[list[list[cp_model.IntVar]]] = [[[] for _ in range(players)] for _ in range(size)]
-    pace = max(0, most_acts(deal, root) - (target - sum(fireworks)))
+    pace = max(0, most_acts(deal, root) - (least - sum(fireworks)))
     windows = draw_windows(deal, root, pace)  # the turns on which each deck card can be drawn
     # Crowning Piece: cards each seat has let go of since the deck ran out (its hand was full then).
     emptied: list[cp_model.IntVar | int] = [rules.hand_size - len(hand) if drawn == size else 0 for hand in hands]
@@ -400,10 +420,13 @@ def _build(deal: Deal, target: int, root: Position) -> tuple[cp_model.CpModel, _
             m.add(owner[i][p] == sum(draws_at[i][p]))
     for i in range(size):
         m.add(sum(turns.let_go[t][i] for t in range(horizon_)) <= 1)
-    # Pace: at most `most_acts` cards leave the hands, and those still needed for `target` are played.
+    # Pace: at most `most_acts` cards leave the hands, and those still needed for `least` are played.
     m.add(sum(kind[DISCARD] + kind[MISPLAY] for kind in turns.kind) <= pace)
     final_done = done_before[-1]
-    if target >= cards:
+    if floor is not None:
+        m.add_linear_constraint(sum(final_done), floor, target)
+        m.maximize(sum(final_done))
+    elif target >= cards:
         for var in final_done:
             m.add(var == 1)
     else:

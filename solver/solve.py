@@ -293,7 +293,8 @@ def _climb(
     the model finds the narrow wins the search wanders past, and the two meet at the true best. The
     model is never interrupted to ask something else: it starts afresh on each question, and its
     time on a question varies tenfold from deal to deal (5p Avalanche: 1-10 s for a win at the
-    bound); an attempt that runs out of its own time is asked again with another seed (`_ask`).
+    bound); an attempt that runs out of its own time is asked again with another seed, every other
+    time as the best score above the best found (`_ask`), whose line is taken even when unproven.
     Meanwhile the search takes turns: `RESTART` positions of a restart for `top` in another move
     order (`_restart_ordering`; the first `RESTARTS` times), `CLIMB` positions of the climb. The
     model starts from `root`, as the search does."""
@@ -329,19 +330,23 @@ def _climb(
                     continue  # the search's turn is over
                 if question is not None:  # the model has answered, or its time ran out
                     question.stop()
-                    asked = question.target
-                    try:
-                        answer = question.answer()
-                    except OutOfBudget:  # ask again, with another seed and twice the time (see `_ask`)
+                    asked = question.target if question.floor is None else question.floor
+                    answer = _found(question)
+                    if answer is not None:
+                        score = _final_score(model, root, answer)  # at least the floor
+                        if score > best:
+                            best, line = score, answer
+                        if score >= question.target:
+                            return score, answer, refuted, score
+                        if question.proven:
+                            return best, line, f"the constraint model proved that no line scores {score + 1}", best
+                    if not question.proven:  # ask again, with another seed and twice the time (see `_ask`)
                         attempt += 1
-                        question = _ask(model, root, top, deadline, line, attempt)
+                        question = _ask(model, root, top, deadline, line, attempt, best)
                         search.interrupt = question.done.is_set
                         continue
                     question = None
                     attempt = 0
-                    if answer is not None:
-                        score = _final_score(model, root, answer)  # at least `top`
-                        return score, answer, refuted, score
                     goal = "wins" if crowning else f"scores {asked}"
                     refuted = f"the constraint model proved that no line {goal}"
                     if crowning or asked <= best + 1:
@@ -365,6 +370,11 @@ def _climb(
             best, line = _final_score(model, root, found), found
         return best, line, refuted, best
     except OutOfBudget:
+        if question is not None:  # a line the model found before the time ran out
+            question.stop()
+            found = _found(question)
+            if found is not None and _final_score(model, root, found) > best:
+                best, line = _final_score(model, root, found), found
         return best, line, refuted, top
     finally:
         search.interrupt = None
@@ -385,19 +395,33 @@ def _restart_ordering(turn: int) -> Ordering:
 MODEL_TIME = 10.0  # seconds of the model's first attempt at a question (see `_ask`)
 
 
-def _ask(model: Deal, root: Position, target: int, deadline: float | None, line: list[Move], attempt: int = 0) -> sat.Question:
+def _ask(
+    model: Deal, root: Position, target: int, deadline: float | None, line: list[Move], attempt: int = 0, best: int = -1
+) -> sat.Question:
     """The model's question for `target` from `root`, started in the background, with the best `line`
-    found so far as the solver's hint.
+    found so far (scoring `best`) as the solver's hint.
 
     CP-SAT's time on a win varies tenfold with its random seed (a few 5p Avalanche deals: 1 s on most
     seeds, 15-20 s on some), so an attempt gets `MODEL_TIME` seconds, twice as many each time it runs
-    out, and a new seed (every question the model answered took 8 s at most on 2,000 such deals)."""
+    out, and a new seed (every question the model answered took 8 s at most on 2,000 such deals).
+    Every other attempt asks for the best score from one point above `best` up to `target`: when
+    the bound itself is hard to decide, a better line below it often is not (5p Avalanche
+    round-robin 744: the model finds 27 in a second, and cannot decide 28 in minutes)."""
     seconds = MODEL_TIME * 2**attempt
     if deadline is not None:
         seconds = min(seconds, deadline - time.perf_counter())
-    question = sat.Question(model, target, seconds, root, line, seed=1 + attempt)
+    floor = best + 1 if attempt % 2 and best + 1 < target else None
+    question = sat.Question(model, target, seconds, root, line, seed=1 + attempt, floor=floor)
     question.start()
     return question
+
+
+def _found(question: sat.Question) -> list[Move] | None:
+    """The line a finished or stopped question found (None: none found, or none exists)."""
+    try:
+        return question.answer()
+    except OutOfBudget:
+        return None
 
 
 def _slice(search: Search, positions: int, node_limit: int | None) -> None:

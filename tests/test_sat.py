@@ -16,6 +16,7 @@ from solver.bounds import Bound
 from solver.brute import best_score
 from solver.greedy import greedy_line
 from solver.model import ANNOUNCE, ONGOING, TRASH, Deal, Move, Position, Rules
+from solver.search import OutOfBudget
 from solver.solve import best_line, position_of, solve
 from tests.test_midgame import position_in_play
 from tests.test_solver import small_deals
@@ -113,6 +114,41 @@ def test_model_agrees_with_the_search_on_larger_deals(ending: Ending) -> None:
         checked += 1
 
 
+def test_a_question_with_a_floor_finds_the_best_score_up_to_its_target() -> None:
+    # Small deals, standard rules, from the opening and from positions in play: asked for the best
+    # score from a floor up to a target no line beats, the model answers with a line scoring the brute
+    # force's best exactly, proven the best, or proves that no line reaches the floor. (The floor sets
+    # the horizon and the draw windows: built for the target, the model misses lines below it.)
+    rng = random.Random(11)
+    found = refuted = below_target = 0
+    for model in small_deals(106, 300):
+        if not sat.applies(model) or model.rules.ending is Ending.CROWNING:
+            continue
+        played = position_in_play(model, rng, 8) if rng.random() < 0.5 else (model.start(), best_score(model))
+        if played is None:
+            continue
+        root, truth = played
+        top = model.rules.max_score
+        floor = rng.randint(sum(root[2]), min(truth, top - 1))
+        questions = [(floor, rng.choice([top, rng.randint(max(floor + 1, truth), top)]))]
+        if truth + 1 < top:
+            questions.append((truth + 1, rng.randint(truth + 2, top)))
+        for floor, target in questions:
+            question = sat.Question(model, target, root=root, floor=floor)
+            assert question.floor == floor
+            question.run()
+            line = question.answer()
+            assert question.proven, (model.rules, model.deck, root, floor, target)
+            if line is None:
+                assert truth < floor, (model.rules, model.deck, root, floor, target)
+                refuted += 1
+            else:
+                assert line_score(model, line, root) == truth >= floor, (model.rules, model.deck, root, floor, target)
+                found += 1
+                below_target += truth < target
+    assert found >= 45 and refuted >= 25 and below_target >= 30
+
+
 def random_line(model: Deal, root: Position, rng: random.Random) -> list[Move]:
     """Random legal moves from `root` to the end of the game."""
     line: list[Move] = []
@@ -204,22 +240,25 @@ FIVE_AVALANCHE = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.ST
 
 
 class Standin:
-    """Stands in for one `sat.Question`: a model that refutes its target after 20 ms (`refutes`), or
-    that never answers until stopped."""
+    """Stands in for one `sat.Question`: a model that refutes its target after 20 ms (`refutes`), runs
+    out of time after `after` seconds, or never answers until stopped."""
 
-    def __init__(self, target: int, refutes: bool = False) -> None:
+    def __init__(self, target: int, refutes: bool = False, after: float | None = None) -> None:
         self.target, self.refutes, self.done = target, refutes, threading.Event()
+        self.floor = None
+        self.proven = refutes
+        self.after = 0.02 if refutes else after  # seconds until it answers (None: never)
 
     def start(self) -> None:
-        if self.refutes:
-            threading.Timer(0.02, self.done.set).start()
+        if self.after is not None:
+            threading.Timer(self.after, self.done.set).start()
 
     def stop(self) -> None:
         self.done.set()
 
     def answer(self) -> None:
         if not self.refutes:
-            raise AssertionError("a silent model has no answer")
+            raise OutOfBudget("a silent model has no answer")
 
 
 class Asked:
@@ -231,6 +270,7 @@ class Asked:
         self.targets: list[int] = []
         self.lines: list[list[Move] | None] = []  # the line each question was given as a hint
         self.attempts: list[tuple[float | None, int]] = []  # the seconds and the seed of each
+        self.floors: list[int | None] = []  # the floor of each (None: a question for the target alone)
 
     def __call__(
         self,
@@ -240,13 +280,15 @@ class Asked:
         root: Position | None = None,
         line: list[Move] | None = None,
         seed: int = 1,
+        floor: int | None = None,
     ) -> object:
         self.targets.append(target)
         self.lines.append(line)
         self.attempts.append((seconds, seed))
+        self.floors.append(floor)
         if target in self.refuted or not self.real:
             return Standin(target, refutes=target in self.refuted)
-        return REAL_QUESTION(model, target, seconds, root, line, seed)
+        return REAL_QUESTION(model, target, seconds, root, line, seed, floor)
 
 
 REAL_QUESTION = sat.Question
@@ -426,6 +468,48 @@ def test_an_undecided_deal_keeps_its_upper_bound(monkeypatch: pytest.MonkeyPatch
     assert (result.verdict, result.upper) == ("unknown", 27) and result.score < 27
     assert result.reason == "the constraint model proved that no line scores 28"
     assert result.to_json()["upper"] == 27
+
+
+class OutOfTime(Asked):
+    """Stands in for `sat.Question`: a question for the target alone runs out of time at once; one
+    with a floor goes to the real model, with its time (`timed`) or none (stopped at the deadline)."""
+
+    def __init__(self, timed: bool) -> None:
+        super().__init__(set())
+        self.timed = timed
+
+    def __call__(
+        self,
+        model: Deal,
+        target: int,
+        seconds: float | None = None,
+        root: Position | None = None,
+        line: list[Move] | None = None,
+        seed: int = 1,
+        floor: int | None = None,
+    ) -> object:
+        if floor is None:
+            super().__call__(model, target, seconds, root, line, seed, floor)  # (noted only)
+            return Standin(target, after=0.02)
+        return super().__call__(model, target, seconds if self.timed else None, root, line, seed, floor)
+
+
+@pytest.mark.parametrize("timed", [True, False])
+def test_the_model_asks_above_the_best_found_when_the_bound_is_out_of_its_reach(
+    monkeypatch: pytest.MonkeyPatch, timed: bool
+) -> None:
+    # Seed 744 (true best 27; 28 is the bound, which the model cannot decide in minutes): here its
+    # questions for 28 alone run out of time at once. Every other attempt asks for the best score
+    # above the best found: the model finds 27 in about a second (the search alone climbs to 26 in
+    # 13 s), though it cannot prove it the best. Its line is taken when its time runs out, or (no
+    # time of its own) when the solve's does.
+    asked = OutOfTime(timed)
+    monkeypatch.setattr(sat, "Question", asked)
+    monkeypatch.setattr(solving, "MODEL_TIME", 2.0)
+    result = solve(FIVE_AVALANCHE, Variant.AVALANCHE.shuffled_deck(744), time_limit=8 if timed else 5)
+    assert (result.verdict, result.score, result.upper) == ("unknown", 27, 28)
+    assert asked.floors[:2] == [None, 26] and set(asked.targets) == {28}
+    assert all(floor is None for floor in asked.floors[2::2])
 
 
 def test_model_agrees_with_the_search_mid_game_on_full_decks() -> None:
