@@ -177,7 +177,8 @@ class Outcome:
     reason: str | None
 
 
-DFS_ALONE = 20_000  # positions the depth-first search visits alone before the constraint model joins it
+MODEL_JOINS = 5_000  # positions the depth-first search spends alone on a target before the constraint model joins
+CLIMB_ALONE = 20_000  # positions the climb spends on a target before restarts take turns with it (see `_climb`)
 
 
 def best_line(
@@ -288,16 +289,18 @@ def _climb(
 
     The depth-first search asks for one point more than the best found: successes are cheap, and
     only the target just above the true best needs an exhaustive (failing) search. Most deals end
-    there. When it has not decided after `DFS_ALONE` positions, the constraint model joins it in a
-    background thread and asks for `top` (one point less each time it proves a target out of reach):
-    the model finds the narrow wins the search wanders past, and the two meet at the true best. The
-    model is never interrupted to ask something else: it starts afresh on each question, and its
-    time on a question varies tenfold from deal to deal (5p Avalanche: 1-10 s for a win at the
-    bound); an attempt that runs out of its own time is asked again with another seed, every other
-    time as the best score above the best found (`_ask`), whose line is taken even when unproven.
-    Meanwhile the search takes turns: `RESTART` positions of a restart for `top` in another move
-    order (`_restart_ordering`; the first `RESTARTS` times), `CLIMB` positions of the climb. The
-    model starts from `root`, as the search does."""
+    there. When it has not decided a target after `MODEL_JOINS` positions, the constraint model
+    joins it in a background thread and asks for `top` (one point less each time it proves a target
+    out of reach): the model finds the narrow wins the search wanders past, and the two meet at the
+    true best. The model is never interrupted to ask something else: it starts afresh on each
+    question, and its time on a question varies tenfold from deal to deal (5p Avalanche: 1-10 s for
+    a win at the bound); an attempt that runs out of its own time is asked again with another seed,
+    every other time as the best score above the best found (`_ask`), whose line is taken even when
+    unproven. Meanwhile the search climbs on alone, in its usual order, until it has spent `CLIMB_ALONE`
+    positions on a target (most deals the model joins end there: the model's build is all they pay),
+    then takes turns: `RESTART` positions of a restart for `top` in another move order
+    (`_restart_ordering`; the first `RESTARTS` times), `CLIMB` positions of the climb. The model
+    starts from `root`, as the search does."""
     crowning = model.rules.ending is Ending.CROWNING
     search.deadline, search.interrupt = deadline, None
     # The copies bound at every position: with two players, whose ten cards in hand are most often the
@@ -309,12 +312,16 @@ def _climb(
     refuted: str | None = None  # how the last target above the best was refuted
     turns = 0  # of the search, once the model has joined
     attempt = 0  # the model's attempts at the same question (see `_ask`)
+    alone = 0  # once the model has joined (0: not yet), the climb goes on alone up to this many positions
     try:
         while best < top:
-            restart = question is not None and turns % 2 == 0 and turns < 2 * RESTARTS
+            climbing = search.nodes < alone
+            restart = question is not None and not climbing and turns % 2 == 0 and turns < 2 * RESTARTS
             target = top if restart else best + 1
             if portfolio and question is None:
-                _slice(search, DFS_ALONE, node_limit)
+                _slice(search, MODEL_JOINS, node_limit)
+            elif climbing:
+                _slice(search, alone - search.nodes, node_limit)
             elif question is not None and turns < 2 * RESTARTS:
                 search.ordering = _restart_ordering(turns) if restart else USUAL
                 _slice(search, RESTART if restart else CLIMB, node_limit)
@@ -352,6 +359,8 @@ def _climb(
                     if crowning or asked <= best + 1:
                         return best, line, refuted, best  # nothing between the best found and the target refuted
                     top = asked - 1
+                if not alone:  # the model joins: the climb of this target goes on alone
+                    alone = search.nodes + CLIMB_ALONE - MODEL_JOINS
                 question = _ask(model, root, top, deadline, line, attempt)
                 search.interrupt = question.done.is_set
                 continue
@@ -368,6 +377,8 @@ def _climb(
                     search.interrupt = question.done.is_set
                 continue
             best, line = _final_score(model, root, found), found
+            if climbing:  # the next target gets a whole climb alone too
+                alone = search.nodes + CLIMB_ALONE
         return best, line, refuted, best
     except OutOfBudget:
         if question is not None:  # a line the model found before the time ran out

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from deducer import Ending, Settings, Stuck, Variant
+from deducer import DealOrder, Ending, Settings, Stuck, Variant
 from deducer.playout import playout
 from deducer.record import turn_states
 from solver import sat
@@ -382,6 +382,26 @@ def test_the_first_restarts_burn_cards_for_longer_than_the_probes(monkeypatch: p
     assert (result.verdict, result.score) == ("win", 30)
 
 
+def test_the_model_joins_early_and_the_climb_goes_on_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 4 players, base, per-seat deal, seed 744: the probes and the climb reach 24 in some 4,600
+    # positions; the 25 takes the climb about 15,000 more. The model (here one that never answers)
+    # joins after `MODEL_JOINS` of them, and the climb goes on alone, in its usual order, up to
+    # `CLIMB_ALONE` positions on that target: it finds the 25 through the positions of the search
+    # without the model, and the few walked again to resume. (Had the model waited for `CLIMB_ALONE`,
+    # it would not have been asked; had the restarts begun when it joined: some 25,000-35,000.)
+    settings = Settings(players=4, variant=Variant.BASE, ending=Ending.STANDARD, deal=DealOrder.PER_SEAT)
+    deck = Variant.BASE.shuffled_deck(744)
+    monkeypatch.setattr(sat, "applies", lambda deal: False)
+    alone = solve(settings, deck)
+    assert (alone.verdict, alone.score) == ("win", 25) and 15_000 < alone.nodes < 20_000
+    monkeypatch.undo()
+    asked = Asked(set(), real=False)
+    monkeypatch.setattr(sat, "Question", asked)
+    result = solve(settings, deck)
+    assert (result.verdict, result.score) == ("win", 25) and asked.targets == [25]
+    assert alone.nodes <= result.nodes <= alone.nodes + 200
+
+
 def test_an_undecided_deal_keeps_the_best_line_found(monkeypatch: pytest.MonkeyPatch) -> None:
     # Seed 744, the search alone: the probes find 23, the climb 24 and 25, then the node budget runs
     # out. The answer is the best line found (25), not the probes' one.
@@ -397,7 +417,8 @@ def loosen(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(solving, "copies_bound", lambda model, root, bound: bound)
     monkeypatch.setattr(solving, "PROBE_TOP", 0)
     monkeypatch.setattr(solving, "PROBE", 0)
-    monkeypatch.setattr(solving, "DFS_ALONE", 1)
+    monkeypatch.setattr(solving, "MODEL_JOINS", 1)
+    monkeypatch.setattr(solving, "CLIMB_ALONE", 1)
     monkeypatch.setattr(sat, "applies", lambda deal: True)
 
 
