@@ -155,6 +155,9 @@ class Question:
         # One round of presolve, not three: the later rounds found almost nothing more and took a third
         # of the time of a win at 5p Avalanche (13 model-bound deals: 60.8 s -> 31.8 s in all).
         self._solver.parameters.max_presolve_iterations = 1
+        # No inprocessing (the periodic clause vivification and probing): our questions are answered
+        # in seconds, too soon for it to pay back (12 model-bound wins of 4p/5p Avalanche: 38 s -> 23 s).
+        self._solver.parameters.use_sat_inprocessing = False
         if seconds is not None:
             self._solver.parameters.max_time_in_seconds = max(0.01, seconds)
         self._status: cp_model.CpSolverStatus | None = None
