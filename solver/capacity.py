@@ -14,7 +14,10 @@ its suit up to `c`, and it sits in a hand at every draw from `k_c` to then.
   (the hand lock of `crowded`).
 - Standard rules: after the draw of deck card `j` at most `(size - 1 - j) +
   players` plays remain, so at most that many cards may arrive at `j` or later
-  (pace, with the arrivals of this choice).
+  (pace, with the arrivals of this choice). After the last draw, one at most:
+  its drawer takes the very last turn, so of the cards arriving with the last
+  card only that card itself can be played (`bounds.excess` says the same of
+  the first copies).
 
 A line that gives up a card plays no card above it in its suit either, and each
 card given up costs a point: `least_lost` is the fewest cards a line can give up
@@ -67,11 +70,13 @@ def least_lost(deal: Deal, position: Position, most: int, memo: Options | None =
     high = _ones(lanes) << (LANE - 1)  # the top bit of every lane
     over = _ones(lanes) * (TOP - capacity)  # a lane plus this reaches the top bit iff it exceeds the capacity
     stuck = _ones(lanes - 1) * (TOP + 1 - capacity)  # ... iff it reaches it (the last draw excepted)
-    # Pace: after the draw of deck card j, at most (size - 1 - j) + players plays remain.
+    # Pace: after the draw of deck card j, at most (size - 1 - j) + players plays remain; after the last
+    # draw, one at most of the cards arriving with it (its drawer takes the very last turn, see `bounds.excess`).
     pace = 0
     if rules.ending is Ending.STANDARD:
         for lane in range(lanes):
-            pace |= max(0, TOP - (size - 1 - (drawn - 1 + lane) + rules.players)) << LANE * lane
+            remaining = size - 1 - (drawn - 1 + lane)
+            pace |= max(0, TOP - (remaining + rules.players if remaining else 1)) << LANE * lane
     held = set().union(*hands)
     memo = {} if memo is None else memo
     options = []

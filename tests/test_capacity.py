@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from deducer import Ending, Settings, Variant
+from deducer import DealOrder, Ending, Settings, Variant
 from solver import sat, search
 from solver.bounds import crowded, explain, upper_bound
 from solver.brute import best_score
@@ -62,6 +62,37 @@ def test_pace_with_the_choice_of_copies_by_hand() -> None:
     crowning = Deal(replace(rules, ending=Ending.CROWNING), deal.deck, deal.deal_seats)
     assert least_lost(crowning, crowning.start(), 0) == 0
     assert best_line(crowning).verdict == "win"
+
+
+def test_only_the_last_card_is_played_of_the_cards_it_holds_back() -> None:
+    # One suit a1 a1 a2 a3 a3 a4, two players with one card each: seat 0 holds a1, seat 1 holds a1,
+    # and the deck is a3 a4 a2 a3. Keeping the first a3 and a4 until a2 is drawn fills both hands
+    # with cards that cannot be played yet: a hand lock. So a line keeps a4 and plays a3 from the
+    # last card. But its drawer takes the very last turn: a3 is played then and a4 never. 3 points.
+    # Pace from the first copies and hand capacity see nothing; with the last draw counted as
+    # `players` turns, like any other, the choice of copies allowed 4.
+    rules = Rules(suits=1, ranks=4, copies=(2, 1, 2, 1), players=2, hand_size=1, ending=Ending.STANDARD)
+    deal = Deal(rules, (A1, A1, A3, A4, A2, A3), (0, 1))
+    assert explain(deal, deal.start()).score == 4
+    assert least_lost(deal, deal.start(), 4) == 1
+    assert best_score(deal) == 3
+    outcome = best_line(deal)
+    assert (outcome.verdict, outcome.score) == ("loss", 3)
+    assert outcome.reason is not None and "whichever copy" in outcome.reason
+
+
+def test_deals_the_search_took_minutes_to_refute() -> None:
+    # 2 players, avalanche, standard rules, dealt per seat (seeds 1801 and 1207): the bounds allowed
+    # 29 until the last draw was counted as one turn; refuting 29 took the search 4.4 million
+    # positions on 1801 (146 s) and 225 s on 1207. On 1801 w3 must wait in hand from the deal to
+    # w2 (deck card 34) or be played from the last card, which leaves w4 and w5 behind.
+    settings = Settings(players=2, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.PER_SEAT)
+    for seed in (1801, 1207):
+        deck = Variant.AVALANCHE.shuffled_deck(seed)
+        deal = Deal.of(settings, deck)
+        assert least_lost(deal, deal.start(), 30) == 2
+        result = solve(settings, deck, node_limit=20_000)
+        assert (result.verdict, result.score) == ("loss", 28)
 
 
 def test_capacity_bound_is_sound_against_the_brute_force() -> None:
