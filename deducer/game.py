@@ -185,9 +185,10 @@ class GameState:
 
     def _with(self, **changes: Any) -> GameState:
         """A copy with some fields changed (`dataclasses.replace` without re-running `__init__`)."""
+        fields = self.__dict__.copy()
+        fields.update(changes)
         copy = object.__new__(GameState)
-        copy.__dict__.update(self.__dict__)
-        copy.__dict__.update(changes)
+        object.__setattr__(copy, "__dict__", fields)
         return copy
 
     # ----- applying events ----------------------------------------------
@@ -225,20 +226,21 @@ class GameState:
             raise IllegalActionError(
                 f"{event.notation(self.seats)} refused at {self.where()}: it is {self.name(self.current)}'s turn"
             )
+        changes: dict[str, Any]
         if isinstance(event, Hint):
-            state = self._hint(event)
+            changes = self._hint(event)
         elif isinstance(event, Play):
-            state = self._play(event)
+            changes = self._play(event)
         elif isinstance(event, Discard):
-            state = self._discard(event)
+            changes = self._discard(event)
         else:
             if not self._may_pass(event.seat):
                 raise IllegalActionError(
                     f"{event.notation(self.seats)} refused at {self.where()}: "
                     "a player may pass only when stuck under Crowning Piece with option stuck=pass"
                 )
-            state = self
-        return state._end_turn(event)
+            changes = {}
+        return self._end_turn(event, changes)
 
     def draw_checked(self, card: Card) -> GameState:
         """The draw now due, of `card`, from a deck already checked to be the variant's full deck: as
@@ -246,20 +248,24 @@ class GameState:
         cannot hold too many). The hot path of replaying the solver's lines."""
         if self.must_draw is None:
             return self.apply(Draw(self.current, card))  # refused, saying why
-        return self._draw(Draw(self.must_draw, card), count=False)
+        return self._put(self.must_draw, card)
 
     def _refuse(self, event: Event, why: str) -> IllegalActionError:
         return IllegalActionError(f"{event.notation(self.seats)} refused at {self.where()}: {why}")
 
-    def _draw(self, event: Draw, count: bool = True) -> GameState:
+    def _draw(self, event: Draw) -> GameState:
         if self.must_draw is None:
             raise self._refuse(event, "no draw is due" if self.deck_left else "the deck is empty")
         if event.seat != self.must_draw:
             raise self._refuse(event, f"it is {self.name(self.must_draw)} who draws now")
-        if event.card is not None and count:
+        if event.card is not None:
             self._check_copies(event, event.card)
+        return self._put(event.seat, event.card)
+
+    def _put(self, seat: int, card: Card | None) -> GameState:
+        """The draw due, found legal, of `card` by `seat`."""
         hands = list(self.hands)
-        hands[event.seat] = (HandCard(self.drawn, event.card),) + hands[event.seat]
+        hands[seat] = (HandCard(self.drawn, card),) + hands[seat]
         drawn = self.drawn + 1
         dealing = drawn < self.settings.players * self.settings.hand_size  # the opening deal goes on
         must_draw = self.settings.deal_seats()[drawn] if dealing else None
@@ -280,7 +286,8 @@ class GameState:
                 f"{event.notation(self.seats)} at {self.where()}: all {copies} copies of {card} are already accounted for"
             )
 
-    def _hint(self, event: Hint) -> GameState:
+    # Each action's method checks it and returns what it changes; `_end_turn` adds the turn's end.
+    def _hint(self, event: Hint) -> dict[str, Any]:
         if self.clues == 0:
             raise self._refuse(event, "no clue tokens left")
         if event.target == event.seat:
@@ -311,7 +318,7 @@ class GameState:
         unseen = event.partial and any(item.card is None for item in hand)
         if not touched and not self.settings.empty_hints and not unseen:
             raise self._refuse(event, f"{self.name(event.target)} holds no {event.clue} card and empty hints are off")
-        return self._with(clues=self.clues - 1)
+        return {"clues": self.clues - 1}
 
     def _take(self, event: Play | Discard) -> tuple[Card, tuple[tuple[HandCard, ...], ...]]:
         hand = self.hands[event.seat]
@@ -324,7 +331,7 @@ class GameState:
                 f"{event.notation(self.seats)} at {self.where()}: the card is not known to the recorder; "
                 "say which card was revealed, e.g. '(r2)'"
             )
-        if item.card is not None and event.card is not None and event.card != item.card:
+        if item.card is not None and event.card is not None and event.card is not item.card and event.card != item.card:
             raise ContradictionError(f"{event.notation(self.seats)} at {self.where()}: slot {event.slot} holds {item.card}")
         if item.card is None:
             self._check_copies(event, card)
@@ -332,7 +339,7 @@ class GameState:
         hands[event.seat] = hand[: event.slot - 1] + hand[event.slot :]
         return card, tuple(hands)
 
-    def _play(self, event: Play) -> GameState:
+    def _play(self, event: Play) -> dict[str, Any]:
         if event.announce is not None and not self.settings.choreography:
             raise self._refuse(event, "announcing a colour needs the Timed Choreography option")
         if event.announce is not None and event.announce not in self.settings.variant.suits:
@@ -346,28 +353,26 @@ class GameState:
                 clues = min(MAX_CLUES, clues + 1)
             if event.announce is not None:
                 clues = min(MAX_CLUES, clues + 1)
-            state = self._with(hands=hands, fireworks=fireworks, clues=clues)
-            return state._with(end=End.COMPLETE) if state.won else state
-        state = self._with(hands=hands, discards=self.discards + (card,), strikes=self.strikes + 1)
-        if state.strikes >= MAX_STRIKES:
-            return state._with(end=End.STRIKES)
-        return self._lose_if_indispensable(state, card)
+            complete = sum(fireworks) == self.settings.variant.max_score
+            return {"hands": hands, "fireworks": fireworks, "clues": clues, "end": End.COMPLETE if complete else None}
+        strikes = self.strikes + 1
+        end = End.STRIKES if strikes >= MAX_STRIKES else self._lost(card)
+        return {"hands": hands, "discards": self.discards + (card,), "strikes": strikes, "end": end}
 
-    def _discard(self, event: Discard) -> GameState:
+    def _discard(self, event: Discard) -> dict[str, Any]:
         if self.clues >= MAX_CLUES:
             raise self._refuse(event, f"no discarding with {MAX_CLUES} clue tokens")
         card, hands = self._take(event)
-        state = self._with(hands=hands, discards=self.discards + (card,), clues=self.clues + 1)
-        return self._lose_if_indispensable(state, card)
+        return {"hands": hands, "discards": self.discards + (card,), "clues": self.clues + 1, "end": self._lost(card)}
 
-    def _lose_if_indispensable(self, state: GameState, card: Card) -> GameState:
-        if self.settings.ending is Ending.CROWNING and self.indispensable(card):
-            return state._with(end=End.LOST_CARD)
-        return state
+    def _lost(self, card: Card) -> End | None:
+        """How the game ends when `card` is lost (a strike or a discard): Crowning Piece ends it on an indispensable card."""
+        return End.LOST_CARD if self.settings.ending is Ending.CROWNING and self.indispensable(card) else None
 
-    def _end_turn(self, event: Event) -> GameState:
-        if self.end is not None:
-            return self._with(turn=self.turn + 1, must_draw=None)
+    def _end_turn(self, event: Event, changes: dict[str, Any]) -> GameState:
+        """The state after the action whose `changes` are given: the turn passes, the game may end."""
+        if changes.get("end") is not None:  # the action ended the game
+            return self._with(**changes, turn=self.turn + 1, must_draw=None)
         must_draw = event.seat if isinstance(event, (Play, Discard)) and self.deck_left > 0 else None
         final_turns = self.final_turns
         end = None
@@ -375,14 +380,14 @@ class GameState:
             final_turns -= 1
             if final_turns == 0:
                 end = End.FINAL_ROUND
-        state = self._with(
+        changes.update(
             turn=self.turn + 1,
             current=(event.seat + 1) % self.settings.players,
             must_draw=None if end else must_draw,
             final_turns=final_turns,
             end=end,
         )
-        return state._settle()
+        return self._with(**changes)._settle()
 
     def _settle(self) -> GameState:
         """Crowning Piece: end the game when the player to act is stuck."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
 from enum import Enum
+from functools import cache
 from typing import Any
 
 from deducer.cards import Variant
@@ -55,11 +56,9 @@ class Settings:
         """5 cards with 2 or 3 players, 4 with 4 or 5."""
         return 5 if self.players <= 3 else 4
 
-    def deal_seats(self) -> list[int]:
+    def deal_seats(self) -> tuple[int, ...]:
         """The seat that receives each card of the initial deal, in order."""
-        if self.deal is DealOrder.PER_SEAT:
-            return [seat for seat in range(self.players) for _ in range(self.hand_size)]
-        return [seat for _ in range(self.hand_size) for seat in range(self.players)]
+        return _deal_seats(self.players, self.hand_size, self.deal)
 
     def with_(self, **changes: Any) -> Settings:
         """A copy with some fields changed."""
@@ -67,3 +66,11 @@ class Settings:
 
     def to_json(self) -> dict[str, Any]:
         return {key: value.value if isinstance(value, Enum) else value for key, value in asdict(self).items()}
+
+
+@cache
+def _deal_seats(players: int, hand_size: int, deal: DealOrder) -> tuple[int, ...]:
+    """`Settings.deal_seats`, built once for each table (every draw of the deal asks for it)."""
+    if deal is DealOrder.PER_SEAT:
+        return tuple(seat for seat in range(players) for _ in range(hand_size))
+    return tuple(seat for _ in range(hand_size) for seat in range(players))

@@ -12,11 +12,12 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
 from random import Random
 from typing import Any
 
 from deducer.actions import Action, Clue, Discard, Hint, Pass, Play
-from deducer.cards import Card
+from deducer.cards import Card, Variant
 from deducer.errors import HanabiError
 from deducer.game import GameState
 from deducer.record import advance, deal
@@ -142,7 +143,7 @@ _ENDED = {
 
 
 def _check_deck(settings: Settings, deck: Sequence[Card]) -> None:
-    given, full = Counter(deck), Counter(settings.variant.full_deck())
+    given, full = Counter(deck), _full_deck(settings.variant)
     if given != full:
         extra, missing = given - full, full - given
         problems = [f"{len(deck)} cards given"]
@@ -154,6 +155,12 @@ def _check_deck(settings: Settings, deck: Sequence[Card]) -> None:
             f"the solver needs the whole {settings.variant.value} deck of {settings.variant.deck_size} cards, in order "
             f"({', '.join(problems)})"
         )
+
+
+@cache
+def _full_deck(variant: Variant) -> Counter[Card]:
+    """The copies of each card in `variant`'s deck (read only)."""
+    return Counter(variant.full_deck())
 
 
 def position_of(model: Deal, state: GameState) -> Position:
@@ -477,20 +484,17 @@ def to_actions(
             )
             first = state.hands[target][0].card if state.hands[target] else None
             rank = first.rank if first else 1
-            action = Hint(seat, target, Clue(rank=rank))
-            # The touched slots, as `complete` would find them (the engine checks them against the hand).
-            touched = tuple(slot for slot, item in enumerate(state.hands[target], 1) if item.card and item.card.rank == rank)
-            actions.append(action)
-            state = advance(state, Hint(seat, target, action.clue, touched), deck, checked)
-            continue
-        if kind == PASS:
+            action = Hint(seat, target, Clue(rank=rank))  # the engine finds the slots it touches in the known hand
+        elif kind == PASS:
             action = Pass(seat)
         else:
-            slot = next(
-                index
-                for index, item in enumerate(hand, 1)
-                if item.card is not None and (state.trash(item.card) if card == TRASH else card_id(item.card, suits) == card)
-            )
+            if card == TRASH:
+                slot = next(index for index, item in enumerate(hand, 1) if item.card is not None and state.trash(item.card))
+            else:
+                suit, rank = suits[card // 5], card % 5 + 1  # the card's id, as `card_id` gives it
+                slot = next(
+                    index for index, item in enumerate(hand, 1) if item.card and item.card.suit is suit and item.card.rank == rank
+                )
             real = hand[slot - 1].card
             if kind == DISCARD:
                 action = Discard(seat, slot, real)
