@@ -246,20 +246,24 @@ class Deal:
         cards = list(hands[player])
         cards.remove(card)
         suit = card // ranks
-        changed = False  # did a firework or a cap move, making more cards trash?
+        # The cards this move makes trash, ids `dead` to `dead_end` - 1 (none if equal). No hand holds
+        # any other card that can never be played (`start`, `position` and `play` keep it so): a play
+        # makes trash of the other copies of the card played; a lost last copy, of its suit's cards from
+        # it up to the suit's cap.
+        dead = dead_end = 0
         if kind in (PLAY, ANNOUNCE):
             fireworks = fireworks[:suit] + (fireworks[suit] + 1,) + fireworks[suit + 1 :]
             bonus = (card % ranks == ranks - 1) + (kind == ANNOUNCE)
             clues = min(MAX_CLUES, clues + bonus)
-            changed = True
+            dead, dead_end = card, card + 1
         else:
             if kind == DISCARD:
                 clues += 1
             else:
                 strikes += 1
             if card != TRASH and self.available(position, card) == 1:
+                dead, dead_end = card, suit * ranks + caps[suit]
                 caps = caps[:suit] + (card % ranks,) + caps[suit + 1 :]
-                changed = True
         if drawn < self.size:
             new = self.deck[drawn]
             cards.append(TRASH if self.trash(new, fireworks, caps) else new)
@@ -267,12 +271,10 @@ class Deal:
             if drawn == self.size and self.rules.ending is Ending.STANDARD:
                 final = self.rules.players
         hands = hands[:player] + (tuple(sorted(cards)),) + hands[player + 1 :]
-        if changed:  # only cards of `suit` can have become trash
-            base = suit * ranks
-            low, high, top = base + fireworks[suit], base + caps[suit], base + ranks
+        if dead_end > dead and any(other in hand for hand in hands for other in range(dead, dead_end)):  # most often none
             hands = tuple(
-                tuple(sorted(TRASH if base <= other < low or high <= other < top else other for other in hand))
-                if any(base <= other < low or high <= other < top for other in hand)
+                tuple(sorted(TRASH if dead <= other < dead_end else other for other in hand))
+                if any(dead <= other < dead_end for other in hand)
                 else hand
                 for hand in hands
             )
