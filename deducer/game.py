@@ -208,6 +208,16 @@ class GameState:
 
     def apply(self, event: Event) -> GameState:
         """The state after `event`; raises a `HanabiError` saying why if it is not legal."""
+        return self._apply(event, None)
+
+    def act_checked(self, action: Action, card: Card | None) -> GameState:
+        """`apply(action)`, then the draw it calls for (if any) of `card`, from a deck already checked to be
+        the variant's full deck, in one step: as `draw_checked` after `apply`, with one copy of the state.
+        The hot path of replaying the solver's lines."""
+        return self._apply(action, card)
+
+    def _apply(self, event: Event, card: Card | None) -> GameState:
+        """`apply`, with `card` drawn at once where the action calls for a draw (see `act_checked`)."""
         if not 0 <= event.seat < self.settings.players:
             raise IllegalActionError(f"{event.notation(self.seats)}: no seat {event.seat}")
         if isinstance(event, Move):
@@ -240,7 +250,7 @@ class GameState:
                     "a player may pass only when stuck under Crowning Piece with option stuck=pass"
                 )
             changes = {}
-        return self._end_turn(event, changes)
+        return self._end_turn(event, changes, card)
 
     def draw_checked(self, card: Card) -> GameState:
         """The draw now due, of `card`, from a deck already checked to be the variant's full deck: as
@@ -369,8 +379,9 @@ class GameState:
         """How the game ends when `card` is lost (a strike or a discard): Crowning Piece ends it on an indispensable card."""
         return End.LOST_CARD if self.settings.ending is Ending.CROWNING and self.indispensable(card) else None
 
-    def _end_turn(self, event: Event, changes: dict[str, Any]) -> GameState:
-        """The state after the action whose `changes` are given: the turn passes, the game may end."""
+    def _end_turn(self, event: Event, changes: dict[str, Any], card: Card | None = None) -> GameState:
+        """The state after the action whose `changes` are given: the turn passes, the game may end, and
+        `card` (if given) is drawn where the action calls for a draw (as `_put` draws it)."""
         if changes.get("end") is not None:  # the action ended the game
             return self._with(**changes, turn=self.turn + 1, must_draw=None)
         must_draw = event.seat if isinstance(event, (Play, Discard)) and self.deck_left > 0 else None
@@ -380,6 +391,13 @@ class GameState:
             final_turns -= 1
             if final_turns == 0:
                 end = End.FINAL_ROUND
+        if must_draw is not None and card is not None:  # a play or a discard, while the deck lasts
+            hands = list(changes["hands"])
+            hands[must_draw] = (HandCard(self.drawn, card),) + hands[must_draw]
+            changes.update(hands=tuple(hands), drawn=self.drawn + 1)
+            if self.drawn + 1 == self.settings.variant.deck_size and self.settings.ending is Ending.STANDARD:
+                final_turns = self.settings.players
+            must_draw = None
         changes.update(
             turn=self.turn + 1,
             current=(event.seat + 1) % self.settings.players,

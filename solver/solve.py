@@ -17,7 +17,7 @@ from random import Random
 from typing import Any
 
 from deducer.actions import Action, Clue, Discard, Hint, Pass, Play
-from deducer.cards import Card, Variant
+from deducer.cards import RANKS, Card, Variant
 from deducer.errors import HanabiError
 from deducer.game import GameState
 from deducer.record import advance, deal
@@ -459,6 +459,9 @@ def _final_score(model: Deal, position: Position, line: list[Move]) -> int:
     return model.score(position)
 
 
+_RANK_CLUES = {rank: Clue(rank=rank) for rank in RANKS}  # the clues of the replayed hints (frozen values)
+
+
 def to_actions(
     settings: Settings, deck: Sequence[Card], line: list[Move], state: GameState | None = None, checked: bool = False
 ) -> tuple[list[Action], GameState]:
@@ -484,7 +487,7 @@ def to_actions(
             )
             first = state.hands[target][0].card if state.hands[target] else None
             rank = first.rank if first else 1
-            action = Hint(seat, target, Clue(rank=rank))  # the engine finds the slots it touches in the known hand
+            action = Hint(seat, target, _RANK_CLUES[rank])  # the engine finds the slots it touches in the known hand
         elif kind == PASS:
             action = Pass(seat)
         else:
