@@ -210,11 +210,11 @@ class GameState:
         """The state after `event`; raises a `HanabiError` saying why if it is not legal."""
         return self._apply(event, None)
 
-    def act_checked(self, action: Action, card: Card | None) -> GameState:
-        """`apply(action)`, then the draw it calls for (if any) of `card`, from a deck already checked to be
-        the variant's full deck, in one step: as `draw_checked` after `apply`, with one copy of the state.
-        The hot path of replaying the solver's lines."""
-        return self._apply(action, card)
+    def act_checked(self, event: Event, card: Card | None) -> GameState:
+        """`apply(event)`, then the draw a play or a discard calls for (if any) of `card`, from a deck
+        already checked to be the variant's full deck, in one step: as `draw_checked` after `apply`, with
+        one copy of the state. The hot path of replaying the solver's lines."""
+        return self._apply(event, card)
 
     def _apply(self, event: Event, card: Card | None) -> GameState:
         """`apply`, with `card` drawn at once where the action calls for a draw (see `act_checked`)."""
@@ -274,16 +274,21 @@ class GameState:
 
     def _put(self, seat: int, card: Card | None) -> GameState:
         """The draw due, found legal, of `card` by `seat`."""
-        hands = list(self.hands)
-        hands[seat] = (HandCard(self.drawn, card),) + hands[seat]
-        drawn = self.drawn + 1
+        changes = self._drawing(seat, card, self.hands)
+        drawn = changes["drawn"]
         dealing = drawn < self.settings.players * self.settings.hand_size  # the opening deal goes on
-        must_draw = self.settings.deal_seats()[drawn] if dealing else None
-        final_turns = self.final_turns
-        if drawn == self.settings.variant.deck_size and self.settings.ending is Ending.STANDARD:
-            final_turns = self.settings.players
-        state = self._with(hands=tuple(hands), drawn=drawn, must_draw=must_draw, final_turns=final_turns)
-        return state._settle()
+        changes["must_draw"] = self.settings.deal_seats()[drawn] if dealing else None
+        return self._with(**changes)._settle()
+
+    def _drawing(self, seat: int, card: Card | None, hands: tuple[tuple[HandCard, ...], ...]) -> dict[str, Any]:
+        """What the draw of `card` by `seat` changes, `hands` being the hands before it: the hands, the
+        cards drawn, and the final round if it is the last card (standard rules)."""
+        changed = list(hands)
+        changed[seat] = (HandCard(self.drawn, card),) + changed[seat]
+        changes: dict[str, Any] = {"hands": tuple(changed), "drawn": self.drawn + 1}
+        if self.drawn + 1 == self.settings.variant.deck_size and self.settings.ending is Ending.STANDARD:
+            changes["final_turns"] = self.settings.players
+        return changes
 
     def _check_copies(self, event: Event, card: Card) -> None:
         copies = self.settings.variant.copies(card)
@@ -391,13 +396,6 @@ class GameState:
             final_turns -= 1
             if final_turns == 0:
                 end = End.FINAL_ROUND
-        if must_draw is not None and card is not None:  # a play or a discard, while the deck lasts
-            hands = list(changes["hands"])
-            hands[must_draw] = (HandCard(self.drawn, card),) + hands[must_draw]
-            changes.update(hands=tuple(hands), drawn=self.drawn + 1)
-            if self.drawn + 1 == self.settings.variant.deck_size and self.settings.ending is Ending.STANDARD:
-                final_turns = self.settings.players
-            must_draw = None
         changes.update(
             turn=self.turn + 1,
             current=(event.seat + 1) % self.settings.players,
@@ -405,6 +403,8 @@ class GameState:
             final_turns=final_turns,
             end=end,
         )
+        if must_draw is not None and card is not None:  # a play or a discard, while the deck lasts
+            changes.update(self._drawing(must_draw, card, changes["hands"]), must_draw=None)
         return self._with(**changes)._settle()
 
     def _settle(self) -> GameState:

@@ -266,10 +266,8 @@ def advance(state: GameState, action: Event, deck: Sequence[Card | None], checke
     """Apply `action`, then the draw it calls for, from a fully known `deck`. `checked`: the deck is
     known to be the variant's full deck (as the solver checks it), so the engine does not count the
     copies of each card drawn again."""
-    if checked and isinstance(action, (Hint, Play, Discard, Pass)):  # the action and its draw in one step
-        state = state.act_checked(action, deck[state.drawn] if state.drawn < len(deck) else None)
-    else:
-        state = state.apply(action)
+    following = deck[state.drawn] if state.drawn < len(deck) else None
+    state = state.act_checked(action, following) if checked else state.apply(action)  # with its draw, in one step
     if state.must_draw is not None:
         state = _draw(state, state.must_draw, deck[state.drawn], checked)
     return state
