@@ -27,6 +27,11 @@ the copy each card is played from. It costs milliseconds, so it runs at the
 opening deal when the greedy lines fall short of the other bounds, and with two
 players (whose ten cards in hand are most often the limit) at every position of
 the exhaustive search.
+
+Clue tokens (`solver.clues`, standard rules): the late cards again, played turn
+by turn round the table, with at most 8 clue tokens for the hints that pass the
+turn between them. Milliseconds to a tenth of a second: only at the position the
+solver is asked about, when the greedy lines fall short of the other bounds.
 """
 
 from __future__ import annotations
@@ -36,8 +41,9 @@ from dataclasses import dataclass
 
 from deducer.settings import Ending
 from solver.capacity import Options, least_lost
+from solver.clues import tokens_lost
 from solver.endgame import late_cards_lost
-from solver.model import Deal, Position
+from solver.model import ONGOING, Deal, Position
 
 
 @dataclass(frozen=True)
@@ -204,6 +210,25 @@ def copies_bound(deal: Deal, position: Position, bound: Bound) -> Bound:
         f"({deal.rules.players * deal.rules.hand_size} cards) would overflow or hold only cards that cannot be played "
         f"yet{pace}: {given_up} must be given up",
     )
+
+
+def clues_bound(deal: Deal, position: Position, bound: Bound) -> Bound:
+    """`bound`, or the lower one that the seats in turn and the clue tokens give (`solver.clues`;
+    standard rules), with its reason."""
+    if deal.rules.ending is not Ending.STANDARD or deal.status(position) != ONGOING:
+        return bound
+    caps = sum(position[3])
+    demand = arrivals(deal, position)
+    lost, after = tokens_lost(deal, position, demand, caps - bound.score)
+    if after < 0:
+        return bound
+    names = ", ".join(_name(deal, card) for card, arrival in demand if arrival >= after)
+    reason = (
+        f"clue tokens: {names} can only be played after deck card {after + 1} is drawn, each on the turn of a "
+        f"seat holding it; the turns go round the table, and each turn between two of them spends a clue token "
+        f"(8 at most) or one of the few plays and discards left: {lost} of them can never be played"
+    )
+    return Bound(caps - lost, reason)
 
 
 def _name(deal: Deal, card: int) -> str:

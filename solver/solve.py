@@ -24,7 +24,7 @@ from deducer.record import advance, deal
 from deducer.rules import End
 from deducer.settings import Ending, Settings
 from solver import sat
-from solver.bounds import Bound, copies_bound, explain
+from solver.bounds import Bound, clues_bound, copies_bound, explain
 from solver.greedy import greedy_line
 from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, PASS, TRASH, Deal, Move, Position, card_id
 from solver.search import USUAL, Ordering, OutOfBudget, Search
@@ -195,8 +195,8 @@ def best_line(
     root: Position | None = None,
     ceiling: int | None = None,
 ) -> Outcome:
-    """Greedy lines first; if they fall short of the bound, the finer bound of `bounds.copies_bound`,
-    short probes from the bound down, then `_climb`: the search for one point more than the best
+    """Greedy lines first; if they fall short of the bound, the finer bounds of `bounds.copies_bound`
+    and `bounds.clues_bound`, short probes from the bound down, then `_climb`: the search for one point more than the best
     found, until it fails, with the constraint model asking from the bound down beside it.
 
     `root` is the position to solve (default: the opening deal); `ceiling` a score known not to be
@@ -216,6 +216,8 @@ def best_line(
             break
     if best < bound.score:
         bound = copies_bound(model, root, bound)
+    if best < bound.score:
+        bound = clues_bound(model, root, bound)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     search = Search(model)
     upper, reason = bound.score, None

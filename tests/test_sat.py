@@ -431,6 +431,7 @@ def loosen(monkeypatch: pytest.MonkeyPatch) -> None:
     stand-in) joining the search at once."""
     monkeypatch.setattr(solving, "explain", lambda model, root: Bound(model.rules.max_score, "loosened"))
     monkeypatch.setattr(solving, "copies_bound", lambda model, root, bound: bound)
+    monkeypatch.setattr(solving, "clues_bound", lambda model, root, bound: bound)
     monkeypatch.setattr(solving, "PROBE_TOP", 0)
     monkeypatch.setattr(solving, "PROBE", 0)
     monkeypatch.setattr(solving, "MODEL_JOINS", 1)
