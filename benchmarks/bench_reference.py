@@ -1,0 +1,90 @@
+"""Our solver side by side with another exact solver of the perfect-score question, deal by deal.
+
+    python benchmarks/bench_reference.py --reference path/to/ref.py:decide [--count 65] [--first 0]
+                                         [--only 5p-avalanche] [--deal per-seat] [--time-limit 60]
+
+The reference is any function `decide(deck, players, time_limit, per_seat) -> bool | None` in a
+file of your own (for instance a SAT encoding solved by Glucose): `deck` is a list of
+(suit index, rank) pairs, top card first, the multicolour suit last; it answers whether the
+standard rules allow a perfect score (None: undecided in `time_limit` seconds). Both run on the
+same seeded decks, one after the other, in one process. Standard rules; our solver finds the best
+score, which is more than the question asked of the reference (a loss needs one more refutation).
+
+Prints, per set: the deals, our median, the reference's median, the median and the smallest of the
+per-deal time ratios (reference / ours), the deals on which the verdicts disagree, the deals the
+reference left undecided, and those on which we were slower.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from deducer.cards import Variant
+from deducer.settings import DealOrder, Ending, Settings
+from solver.solve import solve
+
+Reference = Callable[[list[tuple[int, int]], int, float, bool], bool | None]
+
+
+def load(spec: str) -> Reference:
+    """The function `name` of the file `path`, from "path:name"."""
+    path, _, name = spec.rpartition(":")
+    module_spec = importlib.util.spec_from_file_location("reference", Path(path))
+    if module_spec is None or module_spec.loader is None:
+        raise SystemExit(f"cannot load {path}")
+    module = importlib.util.module_from_spec(module_spec)
+    module_spec.loader.exec_module(module)
+    function: Reference = getattr(module, name)
+    return function
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--reference", required=True, help="path/to/file.py:function")
+    parser.add_argument("--count", type=int, default=65)
+    parser.add_argument("--first", type=int, default=0, help="first seed (the others follow)")
+    parser.add_argument("--only", default=None, help="e.g. 5p-avalanche")
+    parser.add_argument("--deal", choices=["round-robin", "per-seat"], default="per-seat")
+    parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per deal, for each solver")
+    args = parser.parse_args()
+    reference = load(args.reference)
+    order = DealOrder(args.deal)
+    header = f"{'set':16} {'deals':>5} {'ours':>9} {'reference':>10} {'ratio':>8} {'least':>7}"
+    print(header + "   disagree / ref. undecided / we were slower")
+    for players in (2, 3, 4, 5):
+        for variant in Variant:
+            name = f"{players}p-{variant.value}"
+            if args.only and args.only != name:
+                continue
+            settings = Settings(players=players, variant=variant, ending=Ending.STANDARD, deal=order)
+            ours, theirs, disagree, undecided, slower = [], [], [], [], []
+            for seed in range(args.first, args.first + args.count):
+                deck = variant.shuffled_deck(seed)
+                begin = time.perf_counter()
+                solution = solve(settings, deck, time_limit=args.time_limit)
+                ours.append(time.perf_counter() - begin)
+                cards = [(variant.suits.index(card.suit), card.rank) for card in deck]
+                begin = time.perf_counter()
+                verdict = reference(cards, players, args.time_limit, order is DealOrder.PER_SEAT)
+                theirs.append(time.perf_counter() - begin)
+                if verdict is None:
+                    undecided.append(seed)
+                elif solution.verdict != "unknown" and bool(verdict) != (solution.verdict == "win"):
+                    disagree.append(seed)
+                if ours[-1] > theirs[-1]:
+                    slower.append(f"{seed} ({ours[-1]:.2f} s / {theirs[-1]:.2f} s)")
+            ratios = [reference_time / our_time for our_time, reference_time in zip(ours, theirs)]
+            print(
+                f"{name:16} {len(ours):5} {statistics.median(ours) * 1000:7.1f}ms {statistics.median(theirs):9.2f}s "
+                f"{statistics.median(ratios):7.0f}x {min(ratios):6.2f}x   {disagree} / {undecided} / {slower}",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
