@@ -27,6 +27,7 @@ relaxation's lines: the late cards it cannot play are never played.
 
 from __future__ import annotations
 
+from solver.endgame import whereabouts
 from solver.model import Deal, Position
 
 SLACK = 3  # run where the late cards number at least the acts left less this (from the act drawing `j`)
@@ -46,10 +47,7 @@ def tokens_lost(deal: Deal, position: Position, demand: list[tuple[int, int]], k
     final, last = position[6], deal.size - 1
     late = sorted(demand, key=lambda item: -item[1])
     best, where = known, -1
-    holders: dict[int, int] = {}
-    for seat, hand in enumerate(position[7]):
-        for card in hand:
-            holders[card] = holders.get(card, 0) | 1 << seat
+    holders: dict[int, int] = {}  # (see `endgame.whereabouts`)
     for count, (_, threshold) in enumerate(late, 1):
         if count > MOST_CARDS:
             break
@@ -70,10 +68,7 @@ def _plays(deal: Deal, position: Position, holders: dict[int, int], cards: list[
     """`most_plays` for these late cards of `position`, from the turn that draws deck card `start`."""
     rules = deal.rules
     players, drawn, final = rules.players, position[1], position[6]
-    following = deal.next_at[drawn]
-    everyone = (1 << players) - 1
-    masks = tuple(holders.get(card, 0) | (everyone if following[card] < start else 0) for card in cards)
-    tail = tuple(sorted((place - start, card) for card in cards for place in deal.places[card] if place >= start))
+    masks, tail = whereabouts(deal, position, holders, cards, start)
     now = start == drawn or final >= 0  # the next turn is the relaxation's first: its seat and tokens are known
     seats = (position[0],) if now else tuple(range(players))
     tokens = position[4] if now else TOKENS

@@ -92,6 +92,21 @@ def _holders(position: Position, holders: dict[int, int]) -> dict[int, int]:
     return holders
 
 
+def whereabouts(
+    deal: Deal, position: Position, holders: dict[int, int], cards: list[int], start: int
+) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
+    """Where the late `cards` of a relaxation from the draw of deck card `start` are: for each, the seats
+    that may hold a copy (those holding one at `position`, and anyone if a copy is drawn before `start`),
+    and (draws after `start`, card) for each copy drawn from `start` on. `holders`: a memo, filled
+    when first needed."""
+    following = deal.next_at[position[1]]
+    everyone = (1 << deal.rules.players) - 1
+    seats = _holders(position, holders)
+    masks = tuple(seats.get(card, 0) | (everyone if following[card] < start else 0) for card in cards)
+    tail = tuple(sorted((place - start, card) for card in cards for place in deal.places[card] if place >= start))
+    return masks, tail
+
+
 def _plays(deal: Deal, position: Position, holders: dict[int, int], cards: list[int], threshold: int, most: int = 99) -> int:
     """`most_plays` for these late cards of `position`."""
     players = deal.rules.players
@@ -100,9 +115,7 @@ def _plays(deal: Deal, position: Position, holders: dict[int, int], cards: list[
     following = deal.next_at[drawn]
     if all(following[card] < start for card in cards):  # any seat may hold any of them: one a turn
         return min(len(cards), deal.size - start + players if final < 0 else final, most)
-    everyone = (1 << players) - 1
-    masks = tuple(holders.get(card, 0) | (everyone if following[card] < start else 0) for card in cards)
-    tail = tuple(sorted((place - start, card) for card in cards for place in deal.places[card] if place >= start))
+    masks, tail = whereabouts(deal, position, holders, cards, start)
     seat = player if final >= 0 else 0  # (the seat to play matters only in the final round)
     return most_plays(players, deal.rules.ranks, deal.size - start, tail, final, seat, tuple(cards), masks, most)
 

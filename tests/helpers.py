@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import pytest
 
@@ -14,6 +14,8 @@ from deducer.cards import Card, Variant, parse_cards
 from deducer.facts import Facts, update
 from deducer.game import GameState
 from deducer.settings import DealOrder, Ending, Settings, Stuck
+from solver.greedy import greedy_move
+from solver.model import ONGOING, Deal, Position
 from tests.companion import chromium
 
 
@@ -91,3 +93,20 @@ def browser_or_skip(what: str) -> str:
             pytest.fail(f"CI installs chromium and playwright: {what} must be checked in a browser")
         pytest.skip("chromium or playwright is not installed")
     return path
+
+
+def late_positions(players: int, seed: int, most_draws_left: int) -> Iterator[tuple[Deal, Position]]:
+    """Mostly greedy games of the full avalanche deck (standard rules), stopped 1 to `most_draws_left`
+    draws before the end, still going on: the search's deal and position, endlessly."""
+    rng = random.Random(seed)
+    settings = Settings(players=players, variant=Variant.AVALANCHE, ending=Ending.STANDARD)
+    while True:
+        deal = Deal.of(settings, settings.variant.shuffled_deck(rng.randrange(10**6)))
+        position = deal.start()
+        stop = deal.size - rng.randint(1, most_draws_left)
+        while deal.status(position) == ONGOING and position[1] < stop:
+            moves = deal.moves(position)
+            move = greedy_move(deal, position, moves, rng.random() < 0.5) if rng.random() < 0.8 else rng.choice(moves)
+            position = deal.play(position, move)
+        if deal.status(position) == ONGOING:
+            yield deal, position

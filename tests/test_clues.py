@@ -4,6 +4,7 @@ the search, and the real deals it decides at once."""
 from __future__ import annotations
 
 import random
+from itertools import islice
 
 import pytest
 
@@ -11,10 +12,10 @@ from deducer import DealOrder, Ending, Settings, Variant
 from solver.bounds import arrivals, clues_bound, copies_bound, explain, upper_bound
 from solver.brute import Brute, State
 from solver.clues import most_plays, tokens_lost
-from solver.greedy import greedy_move
 from solver.model import ONGOING, TRASH, Deal, Position, Rules
 from solver.search import Search
 from solver.solve import best_line
+from tests.helpers import late_positions
 
 A1, A2, A3, A4, A5 = range(5)
 
@@ -140,20 +141,10 @@ def test_sound_against_the_brute_force() -> None:
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_sound_near_the_end_of_real_games(players: int) -> None:
     # Mostly greedy games of the full avalanche deck, stopped 1-12 draws before the end, where this
-    # bound is below the others (15 of a few thousand games): the search (which does not use it) never reaches one point more.
-    rng = random.Random(players)
-    settings = Settings(players=players, variant=Variant.AVALANCHE, ending=Ending.STANDARD)
+    # bound is below the others (15 of a few thousand games): the search, which does not use it,
+    # never reaches one point more.
     checked = 0
-    for _ in range(4000):
-        deal = Deal.of(settings, settings.variant.shuffled_deck(rng.randrange(10**6)))
-        position = deal.start()
-        stop = deal.size - rng.randint(1, 12)
-        while deal.status(position) == ONGOING and position[1] < stop:
-            moves = deal.moves(position)
-            move = greedy_move(deal, position, moves, rng.random() < 0.5) if rng.random() < 0.8 else rng.choice(moves)
-            position = deal.play(position, move)
-        if deal.status(position) != ONGOING:
-            continue
+    for deal, position in islice(late_positions(players, players, 12), 4000):
         others = explain(deal, position)
         bound = clues_bound(deal, position, others)
         if bound.score >= others.score:

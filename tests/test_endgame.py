@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import random
+from itertools import islice
 
 import pytest
 
@@ -11,9 +11,9 @@ from solver import sat, search
 from solver.bounds import arrivals, crowded, excess, explain, upper_bound
 from solver.brute import best_score
 from solver.endgame import most_plays
-from solver.greedy import greedy_move
-from solver.model import ONGOING, Deal, Position, Rules
+from solver.model import Deal, Position, Rules
 from solver.solve import best_line, solve
+from tests.helpers import late_positions
 
 M2, M3, M4, M5 = 26, 27, 28, 29  # multicolour cards of the avalanche deck
 
@@ -56,18 +56,9 @@ def test_seats_bound_a_small_deal_below_pace() -> None:
 def test_bound_is_sound_near_the_end_of_real_games(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
     # Mostly greedy games of the full avalanche deck, stopped 1-8 draws before the end, where the
     # seats bound is below pace: the search without it never reaches one point more than it allows.
-    rng = random.Random(players)
-    settings = Settings(players=players, variant=Variant.AVALANCHE, ending=Ending.STANDARD)
     checked = 0
-    for _ in range(3000):
-        deal = Deal.of(settings, settings.variant.shuffled_deck(rng.randrange(10**6)))
-        position = deal.start()
-        stop = deal.size - rng.randint(1, 8)
-        while deal.status(position) == ONGOING and position[1] < stop:
-            moves = deal.moves(position)
-            move = greedy_move(deal, position, moves, rng.random() < 0.5) if rng.random() < 0.8 else rng.choice(moves)
-            position = deal.play(position, move)
-        if deal.status(position) != ONGOING or upper_bound(deal, position) == old_bound(deal, position):
+    for deal, position in islice(late_positions(players, players, 8), 3000):
+        if upper_bound(deal, position) == old_bound(deal, position):
             continue
         with monkeypatch.context() as patch:
             patch.setattr(search, "upper_bound", old_bound)
