@@ -196,8 +196,9 @@ def best_line(
     ceiling: int | None = None,
 ) -> Outcome:
     """Greedy lines first; if they fall short of the bound, the finer bounds of `bounds.copies_bound`
-    and `bounds.clues_bound`, short probes from the bound down, then `_climb`: the search for one point more than the best
-    found, until it fails, with the constraint model asking from the bound down beside it.
+    and `bounds.clues_bound`, short probes from the bound down, then `_climb`: the search for one
+    point more than the best found, until it fails, with the constraint model asking from the bound
+    down beside it.
 
     `root` is the position to solve (default: the opening deal); `ceiling` a score known not to be
     beaten (proven at an earlier position). `node_limit` counts the depth-first search's positions;
