@@ -27,7 +27,7 @@ relaxation's lines: the late cards it cannot play are never played.
 
 from __future__ import annotations
 
-from solver.endgame import whereabouts
+from solver.endgame import late_groups, whereabouts
 from solver.model import Deal, Position
 
 SLACK = 3  # run where the late cards number at least the acts left less this (from the act drawing `j`)
@@ -45,19 +45,15 @@ def tokens_lost(deal: Deal, position: Position, demand: list[tuple[int, int]], k
     if rules.choreography:  # (an announced play earns a token too: not modelled)
         return known, -1
     final, last = position[6], deal.size - 1
-    late = sorted(demand, key=lambda item: -item[1])
     best, where = known, -1
     holders: dict[int, int] = {}  # (see `endgame.whereabouts`)
-    for count, (_, threshold) in enumerate(late, 1):
-        if count > MOST_CARDS:
-            break
-        if count < len(late) and late[count][1] == threshold:
-            continue  # the whole group arriving at `threshold` first
+    for threshold, group in late_groups(demand, MOST_CARDS):
+        count = len(group)
         start = max(threshold, position[1]) if final < 0 else deal.size
         acts = final if final >= 0 else last - start + 1 + rules.players
         if count < acts - SLACK or count <= best:
             continue
-        cards = sorted(card for card, _ in late[:count])
+        cards = sorted(card for card, _ in group)
         plays = _plays(deal, position, holders, cards, start, count - best)
         if count - plays > best:
             best, where = count - plays, threshold

@@ -22,6 +22,7 @@ grows with the seats), so the relaxation stays small.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 
 from solver.model import Deal, Position
@@ -68,20 +69,27 @@ def late_cards_lost(deal: Deal, position: Position, demand: list[tuple[int, int]
         return total, where
     if final < 0 and len(demand) < last - max((arrival for _, arrival in demand), default=last) + rules.players - SLACK:
         return total, where  # pace is far from tight at every threshold
-    late = sorted(demand, key=lambda item: -item[1])
-    for count, (_, threshold) in enumerate(late, 1):
-        if count > MOST_CARDS:
-            break
-        if count < len(late) and late[count][1] == threshold:
-            continue  # the whole group arriving at `threshold` first
+    for threshold, group in late_groups(demand, MOST_CARDS):
+        count = len(group)
         turns = final if final >= 0 else last - threshold + rules.players
         if count < turns - SLACK or count <= total:
             continue
-        cards = sorted(card for card, _ in late[:count])
+        cards = sorted(card for card, _ in group)
         lost = count - _plays(deal, position, _holders(position, holders), cards, threshold, count - total)
         if lost > total:
             total, where = lost, threshold
     return total, where
+
+
+def late_groups(demand: list[tuple[int, int]], most: int) -> Iterator[tuple[int, list[tuple[int, int]]]]:
+    """For each chain arrival `j` in `demand` ((card, arrival) per needed card), latest first: `j` and
+    the needed cards that can only be played after the draw of deck card `j` (arriving at `j` or
+    later), while they number `most` at most."""
+    late = sorted(demand, key=lambda item: -item[1])
+    for count, (_, threshold) in enumerate(late[:most], 1):
+        if count < len(late) and late[count][1] == threshold:
+            continue  # the whole group arriving at `threshold` first
+        yield threshold, late[:count]
 
 
 def _holders(position: Position, holders: dict[int, int]) -> dict[int, int]:
