@@ -185,11 +185,7 @@ class GameState:
 
     def _with(self, **changes: Any) -> GameState:
         """A copy with some fields changed (`dataclasses.replace` without re-running `__init__`)."""
-        fields = self.__dict__.copy()
-        fields.update(changes)
-        copy = object.__new__(GameState)
-        object.__setattr__(copy, "__dict__", fields)
-        return copy
+        return _built({**self.__dict__, **changes})
 
     # ----- applying events ----------------------------------------------
     def where(self) -> str:
@@ -274,21 +270,22 @@ class GameState:
 
     def _put(self, seat: int, card: Card | None) -> GameState:
         """The draw due, found legal, of `card` by `seat`."""
-        changes = self._drawing(seat, card, self.hands)
-        drawn = changes["drawn"]
+        fields = self.__dict__.copy()
+        self._drawing(fields, seat, card)
+        drawn = fields["drawn"]
         dealing = drawn < self.settings.players * self.settings.hand_size  # the opening deal goes on
-        changes["must_draw"] = self.settings.deal_seats()[drawn] if dealing else None
-        return self._with(**changes)._settle()
+        fields["must_draw"] = self.settings.deal_seats()[drawn] if dealing else None
+        return _built(fields)._settle()
 
-    def _drawing(self, seat: int, card: Card | None, hands: tuple[tuple[HandCard, ...], ...]) -> dict[str, Any]:
-        """What the draw of `card` by `seat` changes, `hands` being the hands before it: the hands, the
-        cards drawn, and the final round if it is the last card (standard rules)."""
-        changed = list(hands)
+    def _drawing(self, fields: dict[str, Any], seat: int, card: Card | None) -> None:
+        """Write into `fields` (this state's, as the turn changed them so far) what the draw of `card` by
+        `seat` changes: the hands, the cards drawn, and the final round if it is the last card (standard rules)."""
+        changed = list(fields["hands"])
         changed[seat] = (HandCard(self.drawn, card),) + changed[seat]
-        changes: dict[str, Any] = {"hands": tuple(changed), "drawn": self.drawn + 1}
+        fields["hands"] = tuple(changed)
+        fields["drawn"] = self.drawn + 1
         if self.drawn + 1 == self.settings.variant.deck_size and self.settings.ending is Ending.STANDARD:
-            changes["final_turns"] = self.settings.players
-        return changes
+            fields["final_turns"] = self.settings.players
 
     def _check_copies(self, event: Event, card: Card) -> None:
         copies = self.settings.variant.copies(card)
@@ -313,27 +310,32 @@ class GameState:
             raise self._refuse(event, f"there is no {event.clue.suit.word} suit in the {self.settings.variant.value} game")
         hand = self.hands[event.target]
         touched = event.touched
-        if touched is None:
+        if touched is None:  # the slots it touches in a hand the recorder sees whole: nothing to check them against
             touched = self.touched(event.target, event.clue)
             if touched is None:
                 raise MissingInformationError(
                     f"{event.notation(self.seats)} at {self.where()}: {self.name(event.target)} holds cards the recorder "
                     "cannot see, so give the slots the hint touched, e.g. '(1,3)'"
                 )
+        else:
+            self._check_touched(event, hand, touched)
+        unseen = event.partial and any(item.card is None for item in hand)
+        if not touched and not self.settings.empty_hints and not unseen:
+            raise self._refuse(event, f"{self.name(event.target)} holds no {event.clue} card and empty hints are off")
+        return {"clues": self.clues - 1}
+
+    def _check_touched(self, event: Hint, hand: tuple[HandCard, ...], touched: tuple[int, ...]) -> None:
+        """The slots a hint is said to touch are slots of the hand, and agree with the cards known there."""
         if event.partial and any(1 <= slot <= len(hand) and hand[slot - 1].card is None for slot in touched):
             raise self._refuse(event, "a partial hint lists only the touched slots whose cards are known")
         if list(touched) != sorted(set(touched)) or any(not 1 <= slot <= len(hand) for slot in touched):
             raise self._refuse(event, f"touched slots {list(touched)} are not distinct slots of a {len(hand)}-card hand")
         for slot, item in enumerate(hand, 1):
-            if item.card is not None and item.card is not None and event.clue.touches(item.card) != (slot in touched):
+            if item.card is not None and event.clue.touches(item.card) != (slot in touched):
                 verb = "is" if slot not in touched else "is not"
                 raise ContradictionError(
                     f"{event.notation(self.seats)} at {self.where()}: slot {slot} holds {item.card}, which {verb} {event.clue}"
                 )
-        unseen = event.partial and any(item.card is None for item in hand)
-        if not touched and not self.settings.empty_hints and not unseen:
-            raise self._refuse(event, f"{self.name(event.target)} holds no {event.clue} card and empty hints are off")
-        return {"clues": self.clues - 1}
 
     def _take(self, event: Play | Discard) -> tuple[Card, tuple[tuple[HandCard, ...], ...]]:
         hand = self.hands[event.seat]
@@ -387,25 +389,28 @@ class GameState:
     def _end_turn(self, event: Event, changes: dict[str, Any], card: Card | None = None) -> GameState:
         """The state after the action whose `changes` are given: the turn passes, the game may end, and
         `card` (if given) is drawn where the action calls for a draw (as `_put` draws it)."""
+        fields = self.__dict__.copy()
+        fields.update(changes)
+        fields["turn"] = self.turn + 1
         if changes.get("end") is not None:  # the action ended the game
-            return self._with(**changes, turn=self.turn + 1, must_draw=None)
-        must_draw = event.seat if isinstance(event, (Play, Discard)) and self.deck_left > 0 else None
-        final_turns = self.final_turns
+            fields["must_draw"] = None
+            return _built(fields)
+        must_draw = event.seat if isinstance(event, (Play, Discard)) and self.drawn < self.settings.variant.deck_size else None
         end = None
-        if final_turns is not None:
-            final_turns -= 1
-            if final_turns == 0:
-                end = End.FINAL_ROUND
-        changes.update(
-            turn=self.turn + 1,
-            current=(event.seat + 1) % self.settings.players,
-            must_draw=None if end else must_draw,
-            final_turns=final_turns,
-            end=end,
-        )
-        if must_draw is not None and card is not None:  # a play or a discard, while the deck lasts
-            changes.update(self._drawing(must_draw, card, changes["hands"]), must_draw=None)
-        return self._with(**changes)._settle()
+        if self.final_turns is not None:
+            fields["final_turns"] = self.final_turns - 1
+            if self.final_turns == 1:
+                end = fields["end"] = End.FINAL_ROUND
+        fields["current"] = (event.seat + 1) % self.settings.players
+        if end is not None:
+            fields["must_draw"] = None
+        elif must_draw is not None and card is not None:  # a play or a discard, while the deck lasts
+            self._drawing(fields, must_draw, card)
+            fields["must_draw"] = None
+        else:
+            fields["must_draw"] = must_draw
+        built = _built(fields)
+        return built if self.settings.ending is Ending.STANDARD else built._settle()
 
     def _settle(self) -> GameState:
         """Crowning Piece: end the game when the player to act is stuck."""
@@ -441,3 +446,10 @@ class GameState:
                 self.name(seat): [str(item.card) if item.card else "?" for item in hand] for seat, hand in enumerate(self.hands)
             },
         }
+
+
+def _built(fields: dict[str, Any]) -> GameState:
+    """The state with these `fields` (every one of them), made without re-running `__init__`."""
+    state = object.__new__(GameState)
+    object.__setattr__(state, "__dict__", fields)
+    return state

@@ -17,9 +17,9 @@ from random import Random
 from typing import Any
 
 from deducer.actions import Action, Clue, Discard, Hint, Pass, Play
-from deducer.cards import RANKS, Card, Variant
+from deducer.cards import RANKS, Card, Suit, Variant
 from deducer.errors import HanabiError
-from deducer.game import GameState
+from deducer.game import GameState, HandCard
 from deducer.record import advance, deal
 from deducer.rules import End
 from deducer.settings import Ending, Settings
@@ -494,13 +494,7 @@ def to_actions(
         elif kind == PASS:
             action = Pass(seat)
         else:
-            if card == TRASH:
-                slot = next(index for index, item in enumerate(hand, 1) if item.card is not None and state.trash(item.card))
-            else:
-                suit, rank = suits[card // 5], card % 5 + 1  # the card's id, as `card_id` gives it
-                slot = next(
-                    index for index, item in enumerate(hand, 1) if item.card and item.card.suit is suit and item.card.rank == rank
-                )
+            slot = _slot(state, hand, card, suits)
             real = hand[slot - 1].card
             if kind == DISCARD:
                 action = Discard(seat, slot, real)
@@ -514,3 +508,18 @@ def to_actions(
         actions.append(action)
         state = advance(state, action, deck, checked)
     return actions, state
+
+
+def _slot(state: GameState, hand: tuple[HandCard, ...], card: int, suits: tuple[Suit, ...]) -> int:
+    """The slot (from 1) of the first card in `hand` of the model's `card` id, or of the first trash card for TRASH."""
+    if card == TRASH:
+        for slot, item in enumerate(hand, 1):
+            if item.card is not None and state.trash(item.card):
+                return slot
+        raise SolverError(f"internal error: the line lets go of a trash card at {state.where()}, and none is in hand")
+    suit, rank = suits[card // 5], card % 5 + 1  # the card's id, as `card_id` gives it
+    for slot, item in enumerate(hand, 1):
+        known = item.card
+        if known is not None and known.rank == rank and known.suit is suit:
+            return slot
+    raise SolverError(f"internal error: the line moves {suit.letter}{rank} at {state.where()}, which is not in hand")
