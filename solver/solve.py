@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -297,20 +298,20 @@ def _climb(
     bound proven: `best` once decided, and if the budget runs out first, `top` lowered by what the
     model and the restarts refuted meanwhile).
 
-    The depth-first search asks for one point more than the best found: successes are cheap, and
-    only the target just above the true best needs an exhaustive (failing) search. Most deals end
-    there. When it has not decided a target after `MODEL_JOINS` positions, the constraint model
-    joins it in a background thread and asks for `top` (one point less each time it proves a target
-    out of reach): the model finds the narrow wins the search wanders past, and the two meet at the
-    true best. The model is never interrupted to ask something else: it starts afresh on each
-    question, and its time on a question varies tenfold from deal to deal (5p Avalanche: 1-10 s for
-    a win at the bound); an attempt that runs out of its own time is asked again with another seed,
-    every other time as the best score above the best found (`_ask`), whose line is taken even when
-    unproven. Meanwhile the search climbs on alone, in its usual order, until it has spent `CLIMB_ALONE`
-    positions on a target (most deals the model joins end there: the model's build is all they pay),
-    then takes turns: `RESTART` positions of a restart for `top` in another move order
-    (`_restart_ordering`; the first `RESTARTS` times), `CLIMB` positions of the climb. The model
-    starts from `root`, as the search does."""
+    The depth-first search asks for one point more than the best found: successes are cheap, and only
+    the target just above the true best needs an exhaustive (failing) search. Most deals end there. When
+    it has not decided a target after `MODEL_JOINS` positions, the constraint model joins it in a
+    background thread (the search waiting for its first `RIVAL` seconds) and asks for `top` (one point
+    less each time it proves a target out of reach): the model finds the narrow wins the search wanders
+    past, and the two meet at the true best. The model is never interrupted to ask something else: it
+    starts afresh on each question, and its time on a question varies tenfold from deal to deal (5p
+    Avalanche: 1-10 s for a win at the bound); an attempt that runs out of its own time is asked again
+    with another seed, every other time as the best score above the best found (`_ask`), whose line is
+    taken even when unproven. Meanwhile the search climbs on alone, in its usual order, until it has
+    spent `CLIMB_ALONE` positions on a target (most deals the model joins end there: the model's build
+    is all they pay), then takes turns: `RESTART` positions of a restart for `top` in another move order
+    (`_restart_ordering`; the first `RESTARTS` times), `CLIMB` positions of the climb. The model starts
+    from `root`, as the search does."""
     crowning = model.rules.ending is Ending.CROWNING
     search.deadline, search.interrupt = deadline, None
     # The copies bound at every position: with two players, whose ten cards in hand are most often the
@@ -414,6 +415,9 @@ def _restart_ordering(turn: int) -> Ordering:
 
 
 MODEL_TIME = 10.0  # seconds of the model's first attempt at a question (see `_ask`)
+# Seconds a second configuration of the model races the first on each question, the search waiting
+# meanwhile (see `_ask`); none on a single core.
+RIVAL = 1.0 if (os.cpu_count() or 1) >= 2 else 0.0
 
 
 def _ask(
@@ -427,13 +431,23 @@ def _ask(
     out, and a new seed (every question the model answered took 8 s at most on 2,000 such deals).
     Every other attempt asks for the best score from one point above `best` up to `target`: when
     the bound itself is hard to decide, a better line below it often is not (5p Avalanche
-    round-robin 744: the model finds 27 in a second, and cannot decide 28 in minutes)."""
+    round-robin 744: the model finds 27 in a second, and cannot decide 28 in minutes).
+
+    For its first `RIVAL` seconds, a question (not one with a floor) has two solvers racing on two
+    cores (`sat.Question`), and the search waits. Once the model has joined, the search seldom finds
+    the line first: the model answered first on all 64 deals where it joined among seeds 0-999 of 5p
+    Avalanche (both deal orders) and 4p per seat. Two configurations answer sooner than one beside
+    the search: 27 deals the model decides, 2-5 players, 3 runs each, 27.6 -> 22.4 s in all. The
+    exception pays the wait: 4p round-robin 1581, whose win the search finds, 4.0 -> 5.4 s. (Waiting
+    2 s gained no more.)"""
     seconds = MODEL_TIME * 2**attempt
     if deadline is not None:
         seconds = min(seconds, deadline - time.perf_counter())
     floor = best + 1 if attempt % 2 and best + 1 < target else None
-    question = sat.Question(model, target, seconds, root, line, seed=1 + attempt, floor=floor)
+    question = sat.Question(model, target, seconds, root, line, seed=1 + attempt, floor=floor, rival=RIVAL)
     question.start()
+    if RIVAL and question.floor is None:
+        question.done.wait(min(RIVAL, seconds))
     return question
 
 

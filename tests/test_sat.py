@@ -58,6 +58,27 @@ def test_model_agrees_with_brute_force_on_every_target() -> None:
     assert len(kinds) == 4  # wins and losses under both rule sets
 
 
+def test_a_rival_configuration_answers_as_the_first_does() -> None:
+    # The same small deals, every target, each question raced by the configuration without the linear
+    # relaxation (`rival`). Left alone, either may win; with the first given no time (a private knob:
+    # the race has no other way to lose it), the rival decides every question. Either way the answer
+    # agrees with the brute force, and the line is read from the solver that found it.
+    rival_wins = 0
+    for number, model in enumerate(small_deals(100, 120)):
+        if not sat.applies(model):
+            continue
+        truth = best_score(model)
+        for target in targets(model):
+            question = sat.Question(model, target, rival=10.0)
+            if number % 2:
+                question._solver.parameters.max_time_in_seconds = 1e-9
+            question.run()
+            line = question.answer()
+            assert (target > truth) if line is None else (truth >= line_score(model, line) >= target), (model.deck, target)
+            rival_wins += question._winner is not question._solver
+    assert rival_wins >= 50
+
+
 @pytest.mark.parametrize("seed", range(2))
 def test_model_agrees_with_brute_force_from_positions_in_play(seed: int) -> None:
     # The same small deals, a few random legal actions in (clue tokens spent, strikes, cards lost,
@@ -297,6 +318,7 @@ class Asked:
         line: list[Move] | None = None,
         seed: int = 1,
         floor: int | None = None,
+        rival: float = 0.0,
     ) -> object:
         self.targets.append(target)
         self.lines.append(line)
@@ -304,7 +326,7 @@ class Asked:
         self.floors.append(floor)
         if target in self.refuted or not self.real:
             return Standin(target, refutes=target in self.refuted)
-        return REAL_QUESTION(model, target, seconds, root, line, seed, floor)
+        return REAL_QUESTION(model, target, seconds, root, line, seed, floor, rival)
 
 
 REAL_QUESTION = sat.Question
@@ -525,11 +547,12 @@ class OutOfTime(Asked):
         line: list[Move] | None = None,
         seed: int = 1,
         floor: int | None = None,
+        rival: float = 0.0,
     ) -> object:
         if floor is None:
             super().__call__(model, target, seconds, root, line, seed, floor)  # (noted only)
             return Standin(target, after=0.02)
-        return super().__call__(model, target, seconds if self.timed else None, root, line, seed, floor)
+        return super().__call__(model, target, seconds if self.timed else None, root, line, seed, floor, rival)
 
 
 @pytest.mark.parametrize("timed", [True, False])
