@@ -214,6 +214,11 @@ class Question:
             if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
                 self._decided.set()
 
+    @property
+    def racing(self) -> bool:
+        """Does a rival configuration race the first one (see the class)?"""
+        return len(self._solvers) > 1
+
     def start(self) -> None:
         """Solve in a background thread; `done` is set when it finishes."""
         self._thread = threading.Thread(target=self.run, daemon=True)

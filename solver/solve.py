@@ -446,7 +446,7 @@ def _ask(
     floor = best + 1 if attempt % 2 and best + 1 < target else None
     question = sat.Question(model, target, seconds, root, line, seed=1 + attempt, floor=floor, rival=RIVAL)
     question.start()
-    if RIVAL and question.floor is None:
+    if question.racing:
         question.done.wait(min(RIVAL, seconds))
     return question
 

@@ -283,6 +283,7 @@ class Standin:
     def __init__(self, target: int, refutes: bool = False, after: float | None = None) -> None:
         self.target, self.refutes, self.done = target, refutes, threading.Event()
         self.floor = None
+        self.racing = False  # (the search waits for no rival)
         self.proven = refutes
         self.after = 0.02 if refutes else after  # seconds until it answers (None: never)
 
