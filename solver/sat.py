@@ -125,9 +125,10 @@ class Question:
 
     With a `rival` time, a second solver without the linear relaxation (`linearization_level` 0)
     races the first on the same model, in its own thread, for that many seconds at most; the first
-    to decide the question stops the other. Neither is the faster on every deal: on 54 model-bound
-    wins of 5-player Avalanche the one without the relaxation took 28% less time in all (the median
-    of seeds 1-3), but 5x more on per-seat 646 (0.67 -> 3.4 s), and more on 4-player losses."""
+    to decide the question stops the other. Neither is the faster on every deal: on 56 model-bound
+    wins of 5-player Avalanche, the one without the relaxation took 25.2 s in all against 34.8 (the
+    median of seeds 1-3 on each), but 5x more on per-seat 646 (0.67 -> 3.4 s); on the four hardest
+    4-player deals, 10.7 s against 7.6."""
 
     def __init__(
         self,

@@ -437,9 +437,10 @@ def _ask(
     cores (`sat.Question`), and the search waits. Once the model has joined, the search seldom finds
     the line first: the model answered first on all 64 deals where it joined among seeds 0-999 of 5p
     Avalanche (both deal orders) and 4p per seat. Two configurations answer sooner than one beside
-    the search: 27 deals the model decides, 2-5 players, 3 runs each, 27.6 -> 22.4 s in all. The
-    exception pays the wait: 4p round-robin 1581, whose win the search finds, 4.0 -> 5.4 s. (Waiting
-    2 s gained no more.)"""
+    the search. On the 94 deals of those sets (and 5p per seat 1000-1999) that took 0.2-15 s, one run
+    each: the median deal 0.80x, 19 -> 9 over a second, and 70.1 -> 58.2 s in all, leaving out 4p
+    per seat 301 (20.0 -> 8.8 s here; 9-20 s either way). The exception pays the wait: 4p round-robin
+    1581, whose win the search finds, 4.0 -> 5.4 s. (Waiting 2 s gained no more.)"""
     seconds = MODEL_TIME * 2**attempt
     if deadline is not None:
         seconds = min(seconds, deadline - time.perf_counter())
