@@ -395,7 +395,7 @@ class GameState:
         if changes.get("end") is not None:  # the action ended the game
             fields["must_draw"] = None
             return _built(fields)
-        must_draw = event.seat if isinstance(event, (Play, Discard)) and self.drawn < self.settings.variant.deck_size else None
+        must_draw = event.seat if isinstance(event, (Play, Discard)) and self.deck_left > 0 else None
         end = None
         if self.final_turns is not None:
             fields["final_turns"] = self.final_turns - 1
