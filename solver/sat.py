@@ -40,9 +40,11 @@ out of the game.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from deducer.settings import MAX_CLUES, MAX_STRIKES, Ending, Stuck
+from solver.endings import Heights
 from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, ONGOING, PLAY, TRASH, Deal, Move, Position
 from solver.search import OutOfBudget
 from solver.windows import draw_windows
@@ -140,11 +142,14 @@ class Question:
         seed: int = 1,
         floor: int | None = None,
         rival: float = 0.0,
+        ends: Sequence[Heights] = (),
     ) -> None:
         """`line`, a line from `root` (the best found so far), is where the solver starts looking;
         `seed` is CP-SAT's random seed. With a `floor` below `target` (standard rules), the question
         is the best score from `floor` up to `target`, which no line may beat (see `answer`).
-        `rival`: the seconds a second configuration races the first (see the class; none with a `floor`)."""
+        `rival`: the seconds a second configuration races the first (see the class; none with a `floor`).
+        `ends`, without a `floor` (standard rules): the question is a line whose fireworks end at one of
+        these heights, each summing to `target`, which no line may beat (`solver.endings`)."""
         from ortools.sat.python import cp_model
 
         if not applies(deal):
@@ -154,7 +159,8 @@ class Question:
         self.floor = floor if floor is not None and floor < target and deal.rules.ending is Ending.STANDARD else None
         self.root = deal.start() if root is None else root
         self.done = threading.Event()
-        self._model, self._turns = _build(deal, target, self.root, self.floor)
+        ends = ends if self.floor is None and deal.rules.ending is Ending.STANDARD else ()
+        self._model, self._turns = _build(deal, target, self.root, self.floor, ends)
         if line:
             self._turns.hint(self._model, deal, self.root, line)
         self._solver = cp_model.CpSolver()
@@ -318,15 +324,24 @@ class _Turns:
         return moves
 
 
+def _union(windows: Sequence[range]) -> range:
+    """The turns in any of `windows` (with the turns between)."""
+    spans = [window for window in windows if window]
+    return range(min(w.start for w in spans), max(w.stop for w in spans)) if spans else range(0)
+
+
 def _drawn_by_now(window: range, t: int, players: int) -> bool:
     """Can the seat acting at turn `t` hold a card drawn within `window`: drawn on one of its earlier turns?"""
     latest = min(window.stop - 1, t - players)
     return latest - (latest - t) % players >= window.start
 
 
-def _build(deal: Deal, target: int, root: Position, floor: int | None = None) -> tuple[cp_model.CpModel, _Turns]:
+def _build(
+    deal: Deal, target: int, root: Position, floor: int | None = None, ends: Sequence[Heights] = ()
+) -> tuple[cp_model.CpModel, _Turns]:
     """The model of "a line from `root` scoring at least `target`", or with a `floor`: "the best line
-    scoring from `floor` to `target`" (standard rules only)."""
+    scoring from `floor` to `target`" (standard rules only), or with `ends`: "a line whose fireworks
+    end at one of these heights" (each summing to `target`, which no line beats: `solver.endings`)."""
     from ortools.sat.python import cp_model
 
     rules = deal.rules
@@ -361,6 +376,9 @@ def _build(deal: Deal, target: int, root: Position, floor: int | None = None) ->
     draws_at: list[list[list[cp_model.IntVar]]] = [[[] for _ in range(players)] for _ in range(size)]
     pace = max(0, most_acts(deal, root) - (least - sum(fireworks)))
     windows = draw_windows(deal, root, pace)  # the turns on which each deck card can be drawn
+    if ends:  # such a line is one of the game where the cards above its ending are trash
+        by_ending = [draw_windows(deal, (*root[:3], heights, *root[4:]), pace) for heights in ends]
+        windows = [_union(ws) for ws in zip(*by_ending)]
     # Crowning Piece: cards each seat has let go of since the deck ran out (its hand was full then).
     emptied: list[cp_model.IntVar | int] = [rules.hand_size - len(hand) if drawn == size else 0 for hand in hands]
     for t in range(horizon_):
@@ -477,6 +495,12 @@ def _build(deal: Deal, target: int, root: Position, floor: int | None = None) ->
     # Pace: at most `most_acts` cards leave the hands, and those still needed for `least` are played.
     m.add(sum(kind[DISCARD] + kind[MISPLAY] for kind in turns.kind) <= pace)
     final_done = done_before[-1]
+    choices = [m.new_bool_var(f"end{k}") for k in range(len(ends))] if len(ends) > 1 else [true] * len(ends)
+    if len(choices) > 1:
+        m.add_exactly_one(choices)
+    for heights, chosen in zip(ends, choices):
+        for card, var in enumerate(final_done):
+            m.add(var == int(card % ranks < heights[card // ranks])).only_enforce_if(chosen)
     if floor is not None:
         m.add_linear_constraint(sum(final_done), floor, target)
         m.maximize(sum(final_done))

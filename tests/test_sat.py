@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Sequence
 
 import pytest
 
@@ -14,6 +15,7 @@ from solver import sat
 from solver import solve as solving
 from solver.bounds import Bound
 from solver.brute import best_score
+from solver.endings import Heights
 from solver.greedy import greedy_line
 from solver.model import ANNOUNCE, ONGOING, TRASH, Deal, Move, Position, Rules
 from solver.search import OutOfBudget
@@ -309,6 +311,7 @@ class Asked:
         self.lines: list[list[Move] | None] = []  # the line each question was given as a hint
         self.attempts: list[tuple[float | None, int]] = []  # the seconds and the seed of each
         self.floors: list[int | None] = []  # the floor of each (None: a question for the target alone)
+        self.ends: list[tuple[Heights, ...]] = []  # the endings each was told (see `solver.endings`)
 
     def __call__(
         self,
@@ -320,14 +323,16 @@ class Asked:
         seed: int = 1,
         floor: int | None = None,
         rival: float = 0.0,
+        ends: Sequence[Heights] = (),
     ) -> object:
         self.targets.append(target)
         self.lines.append(line)
         self.attempts.append((seconds, seed))
         self.floors.append(floor)
+        self.ends.append(tuple(ends))
         if target in self.refuted or not self.real:
             return Standin(target, refutes=target in self.refuted)
-        return REAL_QUESTION(model, target, seconds, root, line, seed, floor, rival)
+        return REAL_QUESTION(model, target, seconds, root, line, seed, floor, rival, ends)
 
 
 REAL_QUESTION = sat.Question
@@ -514,9 +519,10 @@ def test_an_undecided_answer_brackets_the_best_score(monkeypatch: pytest.MonkeyP
 
 
 def test_an_undecided_deal_keeps_its_upper_bound(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Seed 744 (true best 27): the opening bound is 28 (pace), which the real model cannot decide in
-    # minutes. With a model that never answers, the answer found when the budget runs out is undecided,
-    # but says that no line scores more than 28, and why; with one that refutes 28 at once, 27.
+    # Seed 744 (true best 27): the opening bound is 28 (pace). With a model that never answers, the
+    # answer found when the budget runs out is undecided, but says that no line scores more than 28,
+    # and why; with one that refutes 28 at once (told the one ending the bounds leave, see
+    # test_endings), 27.
     deck = Variant.AVALANCHE.shuffled_deck(744)
     monkeypatch.setattr(sat, "Question", silent)
     result = solve(FIVE_AVALANCHE, deck, node_limit=60_000)
@@ -525,9 +531,12 @@ def test_an_undecided_deal_keeps_its_upper_bound(monkeypatch: pytest.MonkeyPatch
     asked = Asked({28}, real=False)
     monkeypatch.setattr(sat, "Question", asked)
     result = solve(FIVE_AVALANCHE, deck, node_limit=60_000)
-    assert asked.targets == [28, 27]
+    assert asked.targets == [28, 27] and asked.ends[0] == ((5, 5, 5, 5, 5, 3),)
     assert (result.verdict, result.upper) == ("unknown", 27) and result.score < 27
-    assert result.reason == "the constraint model proved that no line scores 28"
+    assert result.reason == (
+        "no line scores 28: of the 21 ways the fireworks can end at 28, 20 fail a bound once the cards above "
+        "them are trash, and the constraint model proved that the fireworks cannot end at the other 1"
+    )
     assert result.to_json()["upper"] == 27
 
 
@@ -549,22 +558,23 @@ class OutOfTime(Asked):
         seed: int = 1,
         floor: int | None = None,
         rival: float = 0.0,
+        ends: Sequence[Heights] = (),
     ) -> object:
         if floor is None:
-            super().__call__(model, target, seconds, root, line, seed, floor)  # (noted only)
+            super().__call__(model, target, seconds, root, line, seed, floor, rival, ends)  # (noted only)
             return Standin(target, after=0.02)
-        return super().__call__(model, target, seconds if self.timed else None, root, line, seed, floor, rival)
+        return super().__call__(model, target, seconds if self.timed else None, root, line, seed, floor, rival, ends)
 
 
 @pytest.mark.parametrize("timed", [True, False])
 def test_the_model_asks_above_the_best_found_when_the_bound_is_out_of_its_reach(
     monkeypatch: pytest.MonkeyPatch, timed: bool
 ) -> None:
-    # Seed 744 (true best 27; 28 is the bound, which the model cannot decide in minutes): here its
-    # questions for 28 alone run out of time at once. Every other attempt asks for the best score
-    # above the best found: the model finds 27 in about a second (the search alone climbs to 26 in
-    # 13 s), though it cannot prove it the best. Its line is taken when its time runs out, or (no
-    # time of its own) when the solve's does.
+    # Seed 744 (true best 27; 28 is the bound, which the model could not decide in minutes before it
+    # was told the endings left open): here its questions for 28 alone run out of time at once. Every
+    # other attempt asks for the best score above the best found: the model finds 27 in about a second
+    # (the search alone climbs to 26 in 13 s), though it cannot prove it the best. Its line is taken
+    # when its time runs out, or (no time of its own) when the solve's does.
     asked = OutOfTime(timed)
     monkeypatch.setattr(sat, "Question", asked)
     monkeypatch.setattr(solving, "MODEL_TIME", 2.0)

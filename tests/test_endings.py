@@ -1,0 +1,106 @@
+"""The endings of a score: their list, the bounds suit by suit, and the model told the endings left."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+from deducer import Ending, Settings, Variant
+from deducer.settings import DealOrder
+from solver import sat
+from solver.brute import best_score
+from solver.endings import capped, endings, open_endings
+from solver.model import TRASH, Deal
+from solver.solve import solve
+from tests.test_midgame import position_in_play
+from tests.test_sat import line_score
+from tests.test_solver import small_deals
+
+
+def test_the_endings_are_every_height_from_each_firework_to_its_cap() -> None:
+    # Against a product of ranges: random fireworks and caps (a lost card), every score between.
+    rng = random.Random(1)
+    model = Deal.of(Settings(players=3, variant=Variant.AVALANCHE), Variant.AVALANCHE.shuffled_deck(1))
+    for _ in range(200):
+        fireworks = tuple(rng.randint(0, 5) for _ in range(6))
+        caps = tuple(rng.randint(height, 5) for height in fireworks)
+        position = (0, 20, fireworks, caps, 8, 0, -1, ((),) * 3)
+        for score in range(sum(fireworks) - 1, sum(caps) + 2):
+            every = [h for h in itertools.product(*(range(f, c + 1) for f, c in zip(fireworks, caps))) if sum(h) == score]
+            assert endings(model, position, score) == every
+
+
+def test_a_capped_position_makes_trash_of_the_cards_above_its_heights() -> None:
+    settings = Settings(players=5, variant=Variant.AVALANCHE, deal=DealOrder.ROUND_ROBIN)
+    model = Deal.of(settings, Variant.AVALANCHE.shuffled_deck(744))
+    root = model.start()
+    lowered = capped(model, root, (5, 5, 5, 5, 5, 3))
+    assert lowered[3] == (5, 5, 5, 5, 5, 3) and lowered[:3] == root[:3] and lowered[4:7] == root[4:7]
+    for before, after in zip(root[7], lowered[7]):
+        assert sorted(TRASH if card in (28, 29) else card for card in before) == list(after)  # m4, m5
+
+
+def test_the_bounds_leave_one_ending_of_744_and_the_model_refutes_it() -> None:
+    # 5 players, Avalanche, round-robin seed 744, true best 27. At the deal the bound is 28 (pace): r5,
+    # b1, y2 and m1 first come at deck card 47 or later, leaving 13 turns for the 15 cards from them
+    # up. Of the 21 ways the fireworks can end at 28 (suits w r b y g m), the 5 that give up a white
+    # or green card (never late) still leave 14 or 15 late cards for 13 turns: the pace. The 15 that
+    # give up a red, blue or yellow card leave m1-m4 (and r5) to be played after deck card 54, one a
+    # turn, each by the seat holding it: the seats. Only multicolour stopping at 3 is left, and the
+    # constraint model, told so, proves it cannot be done either (a few seconds), where asked for 28
+    # alone it could not decide in minutes.
+    settings = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.ROUND_ROBIN)
+    deck = Variant.AVALANCHE.shuffled_deck(744)
+    model = Deal.of(settings, deck)
+    ends = open_endings(model, model.start(), 28)
+    assert ends is not None and ends.open == ((5, 5, 5, 5, 5, 3),) and ends.refuted == 20
+    question = sat.Question(model, 28, 120, ends=ends.open)
+    question.run()
+    assert question.proven and question.answer() is None
+    result = solve(settings, deck, time_limit=120)
+    assert (result.verdict, result.score, result.upper) == ("loss", 27, 27)
+    assert result.reason is not None and result.reason.startswith("no line scores 28: of the 21 ways")
+
+
+def test_a_narrow_loss_is_found_by_its_open_endings() -> None:
+    # 4 players, Avalanche, per seat seed 301: the pace allows 29 (w4, r3, b5, y2, y5, g1, m2 late).
+    # The clue tokens refute 4 of the 6 ways to end at 29 (giving up w5, r5, b5 or y5); green or
+    # multicolour stopping at 4 is left, and the model finds a line for the first.
+    settings = Settings(players=4, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.PER_SEAT)
+    deck = Variant.AVALANCHE.shuffled_deck(301)
+    model = Deal.of(settings, deck)
+    ends = open_endings(model, model.start(), 29)
+    assert ends is not None and ends.open == ((5, 5, 5, 5, 4, 5), (5, 5, 5, 5, 5, 4))
+    result = solve(settings, deck, time_limit=120)
+    assert (result.verdict, result.score) == ("loss", 29)
+
+
+def test_the_endings_agree_with_brute_force() -> None:
+    # Reduced deals under standard rules, at the deal and a few random actions in (caps from lost
+    # cards). For the true best score and one point more (no line beats either), the model told every
+    # ending finds a line exactly for the true best; the bounds leave an ending of the true best open,
+    # and the model told the endings they leave finds a line there too.
+    rng = random.Random(0)
+    found = refuted = by_bounds = 0
+    for model in small_deals(300, 500):
+        if model.rules.ending is not Ending.STANDARD or not sat.applies(model):
+            continue
+        played = position_in_play(model, rng, 8)
+        for root, truth in [(model.start(), best_score(model))] + ([played] if played else []):
+            for target in (truth, truth + 1):
+                if not sum(root[2]) <= target < sum(root[3]):
+                    continue  # (the caps themselves: one ending, the root's own bound)
+                ends = open_endings(model, root, target)
+                assert ends is not None and (ends.open or target > truth), (model.deck, root, target)
+                for heights in {tuple(endings(model, root, target)), ends.open}:
+                    if not heights:
+                        by_bounds += 1
+                        continue
+                    question = sat.Question(model, target, root=root, ends=heights)
+                    question.run()
+                    line = question.answer()
+                    assert (line is None) == (target > truth), (model.deck, root, target, heights)
+                    assert line is None or line_score(model, line, root) >= target
+                    found += line is not None
+                    refuted += line is None
+    assert found >= 150 and refuted >= 50 and by_bounds >= 50
