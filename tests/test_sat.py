@@ -15,7 +15,7 @@ from solver import sat
 from solver import solve as solving
 from solver.bounds import Bound
 from solver.brute import best_score
-from solver.endings import Heights
+from solver.endings import Heights, open_endings
 from solver.greedy import greedy_line
 from solver.model import ANNOUNCE, ONGOING, TRASH, Deal, Move, Position, Rules
 from solver.search import OutOfBudget
@@ -455,9 +455,10 @@ def test_an_undecided_deal_keeps_the_best_line_found(monkeypatch: pytest.MonkeyP
 
 
 def loosen(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The opening bound loosened to the maximum score (sound, if loose), no probes, and the model (a
-    stand-in) joining the search at once."""
+    """The opening bound loosened to the maximum score (sound, if loose), the bounds of the endings
+    unasked (`solver.endings`), no probes, and the model (a stand-in) joining the search at once."""
     monkeypatch.setattr(solving, "explain", lambda model, root: Bound(model.rules.max_score, "loosened"))
+    monkeypatch.setattr(solving, "open_endings", lambda model, root, score: None)
     monkeypatch.setattr(solving, "copies_bound", lambda model, root, bound: bound)
     monkeypatch.setattr(solving, "clues_bound", lambda model, root, bound: bound)
     monkeypatch.setattr(solving, "PROBE_TOP", 0)
@@ -493,6 +494,35 @@ def test_a_restart_that_goes_through_every_line_lowers_the_bound(monkeypatch: py
         assert all(target > truth for target in asked[:-1])  # each refuted by a restart
         lowered += len(asked) > 1
     assert lowered >= 20  # (29 of these deals score 2 points or more below the maximum)
+
+
+def test_the_endings_refute_targets_without_the_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The setup above, with the endings' bounds asked again (`solver.endings`): the model is asked
+    # for fewer targets, as a target whose every ending fails a bound is passed over, and every
+    # target passed over or refuted is truly out of reach (brute force).
+    loosen(monkeypatch)
+    monkeypatch.setattr(solving, "open_endings", open_endings)
+    asked: list[int] = []
+
+    def recorded(deal: Deal, target: int, *_: object, **__: object) -> Standin:
+        asked.append(target)
+        return Standin(target)
+
+    monkeypatch.setattr(sat, "Question", recorded)
+    passed_over = 0
+    for model in small_deals(11, 300):
+        if model.rules.ending is Ending.CROWNING:
+            continue
+        truth = best_score(model)
+        asked.clear()
+        outcome = best_line(model)
+        assert (outcome.score, line_score(model, outcome.line)) == (truth, truth)
+        assert asked == sorted(set(asked), reverse=True) and all(target > truth for target in asked[:-1])
+        if asked:
+            skipped = set(range(asked[-1], model.rules.max_score + 1)) - set(asked)
+            assert all(target > truth for target in skipped)
+            passed_over += len(skipped)
+    assert passed_over >= 15  # (21 of them)
 
 
 def test_an_undecided_answer_brackets_the_best_score(monkeypatch: pytest.MonkeyPatch) -> None:
