@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import pytest
 
@@ -468,13 +468,9 @@ def loosen(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sat, "applies", lambda deal: True)
 
 
-def test_a_restart_that_goes_through_every_line_lowers_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Reduced deals, standard rules, with the opening bound loosened to the maximum score (sound, if
-    # loose), no probes and the model joining at once (a model that never answers): the first restart,
-    # for the maximum, goes through every line when the maximum is out of reach, so the model is asked
-    # one point less, and so on, while the climb goes up from the greedy line. Every target the
-    # restarts refute is truly out of reach (brute force), and the climb still ends at the best score.
-    loosen(monkeypatch)
+def climbs(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Deal, int, list[int]]]:
+    """With the model a stand-in that never answers: for each reduced deal under standard rules, its
+    best score (brute force, which the climb must reach) and the targets the model was asked."""
     asked: list[int] = []
 
     def recorded(deal: Deal, target: int, *_: object, **__: object) -> Standin:
@@ -482,7 +478,6 @@ def test_a_restart_that_goes_through_every_line_lowers_the_bound(monkeypatch: py
         return Standin(target)
 
     monkeypatch.setattr(sat, "Question", recorded)
-    lowered = 0
     for model in small_deals(11, 300):
         if model.rules.ending is Ending.CROWNING:
             continue
@@ -490,6 +485,18 @@ def test_a_restart_that_goes_through_every_line_lowers_the_bound(monkeypatch: py
         asked.clear()
         outcome = best_line(model)
         assert (outcome.score, line_score(model, outcome.line)) == (truth, truth)
+        yield model, truth, list(asked)
+
+
+def test_a_restart_that_goes_through_every_line_lowers_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Reduced deals, standard rules, with the opening bound loosened to the maximum score (sound, if
+    # loose), no probes and the model joining at once (a model that never answers): the first restart,
+    # for the maximum, goes through every line when the maximum is out of reach, so the model is asked
+    # one point less, and so on, while the climb goes up from the greedy line. Every target the
+    # restarts refute is truly out of reach (brute force), and the climb still ends at the best score.
+    loosen(monkeypatch)
+    lowered = 0
+    for model, truth, asked in climbs(monkeypatch):
         assert asked == list(range(model.rules.max_score, model.rules.max_score - len(asked), -1))
         assert all(target > truth for target in asked[:-1])  # each refuted by a restart
         lowered += len(asked) > 1
@@ -502,21 +509,8 @@ def test_the_endings_refute_targets_without_the_model(monkeypatch: pytest.Monkey
     # target passed over or refuted is truly out of reach (brute force).
     loosen(monkeypatch)
     monkeypatch.setattr(solving, "open_endings", open_endings)
-    asked: list[int] = []
-
-    def recorded(deal: Deal, target: int, *_: object, **__: object) -> Standin:
-        asked.append(target)
-        return Standin(target)
-
-    monkeypatch.setattr(sat, "Question", recorded)
     passed_over = 0
-    for model in small_deals(11, 300):
-        if model.rules.ending is Ending.CROWNING:
-            continue
-        truth = best_score(model)
-        asked.clear()
-        outcome = best_line(model)
-        assert (outcome.score, line_score(model, outcome.line)) == (truth, truth)
+    for model, truth, asked in climbs(monkeypatch):
         assert asked == sorted(set(asked), reverse=True) and all(target > truth for target in asked[:-1])
         if asked:
             skipped = set(range(asked[-1], model.rules.max_score + 1)) - set(asked)
