@@ -130,7 +130,14 @@ class Question:
     to decide the question stops the other. Neither is the faster on every deal: on 56 model-bound
     wins of 5-player Avalanche, the one without the relaxation took 25.2 s in all against 34.8 (the
     median of seeds 1-3 on each), but 5x more on per-seat 646 (0.67 -> 3.4 s); on the four hardest
-    4-player deals, 10.7 s against 7.6."""
+    4-player deals, 10.7 s against 7.6.
+
+    A raced question told its endings (`solver.endings`) is asked both ways, for its whole time
+    (`throughout`): as it is by the usual configuration, and told the endings by the other. On the
+    18 losses of 4p/5p Avalanche where the model was told endings (the 94 slowest deals of the
+    benchmarks' sets, seed 1, the search's line as the hint), told its endings the model decided
+    5p round-robin 744 (3.0 s, undecided as it is) and 4p per seat 301 (1.1 s against 9.9), and as
+    it is 4p round-robin 839 (0.3 s against 2.3): the pair took 3.0 s at most, 9.9 s in all."""
 
     def __init__(
         self,
@@ -160,7 +167,8 @@ class Question:
         self.root = deal.start() if root is None else root
         self.done = threading.Event()
         ends = ends if self.floor is None and deal.rules.ending is Ending.STANDARD else ()
-        self._model, self._turns = _build(deal, target, self.root, self.floor, ends)
+        racing = rival > 0 and self.floor is None
+        self._model, self._turns = _build(deal, target, self.root, self.floor, () if racing else ends)
         if line:
             self._turns.hint(self._model, deal, self.root, line)
         self._solver = cp_model.CpSolver()
@@ -176,12 +184,22 @@ class Question:
         if seconds is not None:
             self._solver.parameters.max_time_in_seconds = max(0.01, seconds)
         self._solvers = [self._solver]
-        if rival > 0 and self.floor is None:
+        self._models = [(self._model, self._turns)]  # each solver's model, and how to read its line
+        self.throughout = racing and bool(ends)  # do the two race for the question's whole time?
+        if racing:
             other = cp_model.CpSolver()
             other.parameters.copy_from(self._solver.parameters)
             other.parameters.linearization_level = 0
-            other.parameters.max_time_in_seconds = min(rival, self._solver.parameters.max_time_in_seconds)
+            if not self.throughout:
+                other.parameters.max_time_in_seconds = min(rival, self._solver.parameters.max_time_in_seconds)
             self._solvers.append(other)
+            if ends:
+                told, turns = _build(deal, target, self.root, None, ends)
+                if line:
+                    turns.hint(told, deal, self.root, line)
+                self._models.append((told, turns))
+            else:
+                self._models.append(self._models[0])
         self._status: cp_model.CpSolverStatus | None = None
         self._winner = self._solver  # the solver whose answer counts
         self._lock = threading.Lock()
@@ -211,7 +229,7 @@ class Question:
         neither does, the first solver's status counts (its time limit)."""
         from ortools.sat.python import cp_model
 
-        status = solver.solve(self._model)
+        status = solver.solve(self._models[self._solvers.index(solver)][0])
         with self._lock:
             decided = self._status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
             if decided:
@@ -249,10 +267,11 @@ class Question:
 
         if self._status == cp_model.INFEASIBLE:
             return None
+        model, turns = self._models[self._solvers.index(self._winner)]
         if self._status == cp_model.MODEL_INVALID:  # a bug, not a time limit
-            raise RuntimeError(f"invalid constraint model: {self._model.validate()}")
+            raise RuntimeError(f"invalid constraint model: {model.validate()}")
         if self._status in (cp_model.FEASIBLE, cp_model.OPTIMAL):
-            return self._turns.line(self.deal, self.root, self._winner)
+            return turns.line(self.deal, self.root, self._winner)
         raise OutOfBudget("time limit reached")
 
     @property

@@ -485,7 +485,9 @@ def _ask(
     the search. On the 94 deals of those sets (and 5p per seat 1000-1999) that took 0.2-15 s, one run
     each: the median deal 0.80x, 19 -> 9 over a second, and 70.1 -> 58.2 s in all, leaving out 4p
     per seat 301 (20.0 -> 8.8 s here; 9-20 s either way). The exception pays the wait: 4p round-robin
-    1581, whose win the search finds, 4.0 -> 5.4 s. (Waiting 2 s gained no more.)"""
+    1581, whose win the search finds, 4.0 -> 5.4 s. (Waiting 2 s gained no more.) A question told
+    its `ends` races for its whole time (`sat.Question.throughout`): below the maximum the model
+    decides first."""
     seconds = MODEL_TIME * 2**attempt
     if deadline is not None:
         seconds = min(seconds, deadline - time.perf_counter())
@@ -494,7 +496,7 @@ def _ask(
     question = sat.Question(model, target, seconds, root, line, seed=1 + attempt, floor=floor, rival=RIVAL, ends=heights)
     question.start()
     if question.racing:
-        question.done.wait(min(RIVAL, seconds))
+        question.done.wait(seconds if question.throughout else min(RIVAL, seconds))
     return question
 
 
