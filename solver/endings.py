@@ -35,7 +35,7 @@ class Endings:
         """Why no line scores `score`, once every ending is refuted by the bounds."""
         return (
             f"each of the {self.refuted} ways the fireworks can end at {self.score} fails a bound "
-            f"(pace, seats, hand capacity or clue tokens) once the cards above them are trash"
+            f"(pace, seats, hand capacity, copies or clue tokens) once the cards above them are trash"
         )
 
 
