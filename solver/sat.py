@@ -168,9 +168,8 @@ class Question:
         self.done = threading.Event()
         ends = ends if self.floor is None and deal.rules.ending is Ending.STANDARD else ()
         racing = rival > 0 and self.floor is None
-        self._model, self._turns = _build(deal, target, self.root, self.floor, () if racing else ends)
-        if line:
-            self._turns.hint(self._model, deal, self.root, line)
+        # Each solver's model, and how to read its line (a rival told the endings has its own).
+        self._models = [_hinted(deal, target, self.root, self.floor, () if racing else ends, line)]
         self._solver = cp_model.CpSolver()
         self._solver.parameters.num_workers = 1
         self._solver.parameters.random_seed = seed
@@ -184,7 +183,6 @@ class Question:
         if seconds is not None:
             self._solver.parameters.max_time_in_seconds = max(0.01, seconds)
         self._solvers = [self._solver]
-        self._models = [(self._model, self._turns)]  # each solver's model, and how to read its line
         self.throughout = racing and bool(ends)  # do the two race for the question's whole time?
         if racing:
             other = cp_model.CpSolver()
@@ -193,13 +191,7 @@ class Question:
             if not self.throughout:
                 other.parameters.max_time_in_seconds = min(rival, self._solver.parameters.max_time_in_seconds)
             self._solvers.append(other)
-            if ends:
-                told, turns = _build(deal, target, self.root, None, ends)
-                if line:
-                    turns.hint(told, deal, self.root, line)
-                self._models.append((told, turns))
-            else:
-                self._models.append(self._models[0])
+            self._models.append(_hinted(deal, target, self.root, None, ends, line) if ends else self._models[0])
         self._status: cp_model.CpSolverStatus | None = None
         self._winner = self._solver  # the solver whose answer counts
         self._lock = threading.Lock()
@@ -210,7 +202,7 @@ class Question:
         """Solve, in this thread (the rival, if any, in another)."""
         try:
             if len(self._solvers) == 1:
-                self._status = self._solver.solve(self._model)
+                self._status = self._solver.solve(self._models[0][0])
                 return
             threads = [threading.Thread(target=self._race, args=(solver,), daemon=True) for solver in self._solvers]
             for thread in threads:
@@ -341,6 +333,16 @@ class _Turns:
             moves.append(move)
             position = deal.play(position, move)
         return moves
+
+
+def _hinted(
+    deal: Deal, target: int, root: Position, floor: int | None, ends: Sequence[Heights], line: list[Move] | None
+) -> tuple[cp_model.CpModel, _Turns]:
+    """`_build`'s model, with `line` (if any) as the solver's hint."""
+    model, turns = _build(deal, target, root, floor, ends)
+    if line:
+        turns.hint(model, deal, root, line)
+    return model, turns
 
 
 def _union(windows: Sequence[range]) -> range:

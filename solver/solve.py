@@ -307,15 +307,15 @@ def _climb(
     past, and the two meet at the true best. Below the maximum, `top` is asked as the endings the
     bounds leave open (`_endings`): a top whose every ending fails a bound is refuted without the
     model (5p Avalanche round-robin 744, undecided at 28 in minutes before, is now a loss at 27 in
-    5 s; 4p per seat 301 finds its 29 in 1.5 s, not 9-20 s). The model is never interrupted to ask something else: it
-    starts afresh on each question, and its time on a question varies tenfold from deal to deal (5p
-    Avalanche: 1-10 s for a win at the bound); an attempt that runs out of its own time is asked again
-    with another seed, every other time as the best score above the best found (`_ask`), whose line is
-    taken even when unproven. Meanwhile the search climbs on alone, in its usual order, until it has
-    spent `CLIMB_ALONE` positions on a target (most deals the model joins end there: the model's build
-    is all they pay), then takes turns: `RESTART` positions of a restart for `top` in another move order
-    (`_restart_ordering`; the first `RESTARTS` times), `CLIMB` positions of the climb. The model starts
-    from `root`, as the search does."""
+    3.5 s; 4p per seat 301 finds its 29 in under 2 s, not 9-20 s). The model is never interrupted to
+    ask something else: it starts afresh on each question, and its time on a question varies tenfold
+    from deal to deal (5p Avalanche: 1-10 s for a win at the bound); an attempt that runs out of its
+    own time is asked again with another seed, every other time as the best score above the best found
+    (`_ask`), whose line is taken even when unproven. Meanwhile the search climbs on alone, in its usual
+    order, until it has spent `CLIMB_ALONE` positions on a target (most deals the model joins end
+    there: the model's build is all they pay), then takes turns: `RESTART` positions of a restart for
+    `top` in another move order (`_restart_ordering`; the first `RESTARTS` times), `CLIMB` positions of
+    the climb. The model starts from `root`, as the search does."""
     crowning = model.rules.ending is Ending.CROWNING
     search.deadline, search.interrupt = deadline, None
     # The copies bound at every position: with two players, whose ten cards in hand are most often the
@@ -376,11 +376,9 @@ def _climb(
                     top = asked - 1
                 if not alone:  # the model joins: the climb of this target goes on alone
                     alone = search.nodes + CLIMB_ALONE - MODEL_JOINS
-                top, ends, why = _endings(model, root, top, best)
-                refuted = why or refuted
-                if top <= best:
+                top, ends, refuted, question = _ask_top(model, root, top, best, deadline, line, refuted)
+                if question is None:
                     return best, line, refuted, best
-                question = _ask(model, root, top, deadline, line, attempt, ends=ends)
                 search.interrupt = question.done.is_set
                 continue
             finally:
@@ -392,11 +390,9 @@ def _climb(
                 if question is not None and best < top:
                     question.stop()
                     attempt = 0
-                    top, ends, why = _endings(model, root, top, best)
-                    refuted = why or refuted
-                    if top <= best:
+                    top, ends, refuted, question = _ask_top(model, root, top, best, deadline, line, refuted)
+                    if question is None:
                         return best, line, refuted, best
-                    question = _ask(model, root, top, deadline, line, attempt, ends=ends)
                     search.interrupt = question.done.is_set
                 continue
             best, line = _final_score(model, root, found), found
@@ -430,6 +426,17 @@ def _endings(model: Deal, root: Position, top: int, best: int) -> tuple[int, End
             return top, ends, reason
         reason, top = ends.reason(), top - 1
     return top, None, reason
+
+
+def _ask_top(
+    model: Deal, root: Position, top: int, best: int, deadline: float | None, line: list[Move], refuted: str | None
+) -> tuple[int, Endings | None, str | None, sat.Question | None]:
+    """The model's first question for `top`, once `_endings` has lowered it: (the top asked, its open
+    endings, how the last target refuted fell, the question; None if the top fell to `best`)."""
+    top, ends, why = _endings(model, root, top, best)
+    if top <= best:
+        return top, ends, why or refuted, None
+    return top, ends, why or refuted, _ask(model, root, top, deadline, line, ends=ends)
 
 
 def _refuted_by_model(crowning: bool, target: int, ends: Endings | None) -> str:
