@@ -23,6 +23,15 @@ round the table. Cards drawn before `j` since the position may be in any hand;
 cards in hand stay where they are. Everything else (the cards below the late
 ones, hand size, strikes) is relaxed, so the real game is one of the
 relaxation's lines: the late cards it cannot play are never played.
+
+The relaxation from an earlier draw, with more late cards, loses at least as
+many: a line of it, from the turn that draws the later `j` on, is a line of the
+later relaxation (whose late cards it cannot have played before that draw), its
+plays of the other cards turned into letting go of a card, with as many tokens
+or more. Whether any card is lost is asked of the relaxation with the most late
+cards (small enough to be searched) alone; the count, of each from the fewest
+cards up, each asked only whether it loses more than the ones before (a
+quicker search).
 """
 
 from __future__ import annotations
@@ -36,9 +45,12 @@ MOST_STATES = 20_000  # a relaxation bigger than this is left to the other bound
 TOKENS = 8
 
 
-def tokens_lost(deal: Deal, position: Position, demand: list[tuple[int, int]], known: int = 0) -> tuple[int, int]:
+def tokens_lost(
+    deal: Deal, position: Position, demand: list[tuple[int, int]], known: int = 0, exact: bool = True
+) -> tuple[int, int]:
     """(needed cards the relaxation cannot play, the deck position `j` showing it), when more than
-    `known` (a number of lost cards already shown by another bound); else (`known`, -1).
+    `known` (a number of lost cards already shown by another bound); else (`known`, -1). Not `exact`:
+    only whether more than `known` are lost (the count is then `known + 1`).
 
     `demand`: (card, chain arrival) for each needed card, as `bounds.arrivals` gives it."""
     rules = deal.rules
@@ -47,20 +59,27 @@ def tokens_lost(deal: Deal, position: Position, demand: list[tuple[int, int]], k
     final, last = position[6], deal.size - 1
     best, where = known, -1
     holders: dict[int, int] = {}  # (see `endgame.whereabouts`)
-    for threshold, group in late_groups(demand, MOST_CARDS):
+    groups = list(late_groups(demand, MOST_CARDS))
+    for threshold, group in groups if exact else reversed(groups):
         count = len(group)
         start = max(threshold, position[1]) if final < 0 else deal.size
         acts = final if final >= 0 else last - start + 1 + rules.players
         if count < acts - SLACK or count <= best:
             continue
         cards = sorted(card for card, _ in group)
-        plays = _plays(deal, position, holders, cards, start, count - best)
+        plays = _plays(deal, position, holders, cards, start, count - best, exact)
+        if plays is None:
+            continue  # too big a relaxation: it shows nothing
         if count - plays > best:
             best, where = count - plays, threshold
+        if not exact:
+            break  # the later cards lose no more than these (see the module)
     return best, where
 
 
-def _plays(deal: Deal, position: Position, holders: dict[int, int], cards: list[int], start: int, most: int) -> int:
+def _plays(
+    deal: Deal, position: Position, holders: dict[int, int], cards: list[int], start: int, most: int, exact: bool
+) -> int | None:
     """`most_plays` for these late cards of `position`, from the turn that draws deck card `start`."""
     rules = deal.rules
     players, drawn, final = rules.players, position[1], position[6]
@@ -68,7 +87,7 @@ def _plays(deal: Deal, position: Position, holders: dict[int, int], cards: list[
     now = start == drawn or final >= 0  # the next turn is the relaxation's first: its seat and tokens are known
     seats = (position[0],) if now else tuple(range(players))
     tokens = position[4] if now else TOKENS
-    return most_plays(players, rules.ranks, deal.size - start, tail, final, seats, tokens, tuple(cards), masks, most)
+    return most_plays(players, rules.ranks, deal.size - start, tail, final, seats, tokens, tuple(cards), masks, most, exact)
 
 
 def most_plays(
@@ -82,13 +101,15 @@ def most_plays(
     cards: tuple[int, ...],
     masks: tuple[int, ...],
     most: int,
-) -> int:
+    exact: bool = True,
+) -> int | None:
     """The most of `cards` (sorted; a top segment of each suit) the relaxation can play, up to `most`.
 
     `masks[i]`: the seats that may hold a copy of `cards[i]` now. `drawing` acts still draw, and
     `tail` says which of them draw which of `cards` (act, card); then the final round, `players` turns
     (if the deck is already empty: `final` turns). The first turn is taken by one of `seats` with
-    `tokens` clue tokens. Too big a relaxation answers `most` (it shows nothing)."""
+    `tokens` clue tokens. Too big a relaxation answers None. Not `exact`: `most`, or `most - 1` when
+    fewer can be played (enough to show a card lost)."""
     index = {card: i for i, card in enumerate(cards)}
     arriving: dict[int, list[int]] = {}
     for act, card in tail:
@@ -97,7 +118,9 @@ def most_plays(
     chains = tuple(tuple(i for i, card in enumerate(cards) if card // ranks == suit) for suit in suits)
     place = {i: (s, step) for s, chain in enumerate(chains) for step, i in enumerate(chain)}
     fives = tuple(card % ranks == ranks - 1 for card in cards)
-    failed: dict[tuple[int, int, int, int, tuple[int, ...], tuple[int, ...]], int] = {}  # state: fewest plays it failed
+    # A state failed: for each number of clue tokens it failed with, the fewest plays it failed to make. Fewer
+    # tokens never help (a token is only ever spent), so it fails with as many tokens or fewer, and as many plays or more.
+    failed: dict[tuple[int, int, int, tuple[int, ...], tuple[int, ...]], dict[int, int]] = {}
 
     class TooBig(Exception):
         pass
@@ -110,8 +133,9 @@ def most_plays(
         acts = drawing - act + players if left < 0 else left
         if min(acts, len(cards) - sum(played)) < need:
             return False
-        key = (act, left, seat, clues, played, held)
-        if failed.get(key, need + 1) <= need:
+        key = (act, left, seat, played, held)
+        known = failed.get(key)
+        if known is not None and any(tokens >= clues and fewest <= need for tokens, fewest in known.items()):
             return False
         if len(failed) >= MOST_STATES:
             raise TooBig
@@ -141,7 +165,7 @@ def most_plays(
         if not found and clues:
             found = reach(act, left - 1 if left >= 0 else -1, following, clues - 1, played, held, need)
         if not found:
-            failed[key] = need
+            failed.setdefault(key, {})[clues] = need
         return found
 
     played = (0,) * len(chains)
@@ -150,6 +174,8 @@ def most_plays(
         for need in range(min(most, len(cards), drawing + players if drawing else final), 0, -1):
             if any(reach(0, left, seat, tokens, played, masks, need) for seat in seats):
                 return need
+            if not exact:
+                return need - 1  # (or fewer)
         return 0
     except TooBig:
-        return most
+        return None

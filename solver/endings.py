@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.bounds import clues_bound, copies_bound, explain
-from solver.model import TRASH, Deal, Position
+from solver.bounds import arrivals, copies_bound, explain
+from solver.clues import tokens_lost
+from solver.model import ONGOING, TRASH, Deal, Position
 
 Heights = tuple[int, ...]
 
@@ -81,11 +82,12 @@ def open_endings(deal: Deal, position: Position, score: int) -> Endings | None:
 
 
 def _reachable(deal: Deal, position: Position) -> bool:
-    """Do the bounds allow every card still needed at `position` to be played?"""
+    """Do the bounds allow every card still needed at `position` to be played? (The clue tokens only
+    asked whether any is lost: `bounds.clues_bound` would count them.)"""
     score = sum(position[3])
     bound = explain(deal, position)
     if bound.score >= score:
         bound = copies_bound(deal, position, bound)
-    if bound.score >= score:
-        bound = clues_bound(deal, position, bound)
-    return bound.score >= score
+    if bound.score < score or deal.status(position) != ONGOING:
+        return bound.score >= score
+    return not tokens_lost(deal, position, arrivals(deal, position), exact=False)[0]

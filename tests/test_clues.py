@@ -3,15 +3,20 @@ the search, and the real deals it decides at once."""
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections.abc import Iterator
 from itertools import islice
 
 import pytest
 
 from deducer import DealOrder, Ending, Settings, Variant
+from solver import clues as relaxation
 from solver.bounds import arrivals, clues_bound, copies_bound, explain, upper_bound
 from solver.brute import Brute, State
-from solver.clues import most_plays, tokens_lost
+from solver.clues import MOST_CARDS, _plays, most_plays, tokens_lost
+from solver.endgame import late_groups
+from solver.endings import capped, endings
 from solver.model import ONGOING, TRASH, Deal, Position, Rules
 from solver.search import Search
 from solver.solve import best_line
@@ -154,3 +159,57 @@ def test_sound_near_the_end_of_real_games(players: int) -> None:
         if checked == 15:
             break
     assert checked == 15
+
+
+def relaxations(deal: Deal, position: Position) -> list[tuple[int, int]]:
+    """(late cards, how many of them are lost) for each relaxation `tokens_lost` may run at `position`
+    (those small enough to be searched), from the fewest late cards up."""
+    demand, final = arrivals(deal, position), position[6]
+    lost = []
+    for threshold, group in late_groups(demand, MOST_CARDS):
+        start = max(threshold, position[1]) if final < 0 else deal.size
+        plays = _plays(deal, position, {}, sorted(card for card, _ in group), start, len(group), True)
+        if plays is not None:
+            lost.append((len(group), len(group) - plays))
+    return lost
+
+
+def some_positions() -> Iterator[tuple[Deal, Position]]:
+    """Positions where the clue tokens matter: small random ones, late ones of greedy games, and the
+    opening deals of 4p and 5p Avalanche in the game capped at each ending of 29."""
+    rng = random.Random(5)
+    small = (found[:2] for found in iter(lambda: small_position(rng), 0) if found is not None)
+    yield from islice((found for found in small if found[0].status(found[1]) == ONGOING), 150)
+    for players in (3, 4, 5):
+        yield from islice(late_positions(players, 7, 20), 60)
+    for players, seed in itertools.product((4, 5), range(3)):
+        settings = Settings(players=players, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.PER_SEAT)
+        deal = Deal.of(settings, settings.variant.shuffled_deck(seed))
+        yield from ((deal, capped(deal, deal.start(), heights)) for heights in endings(deal, deal.start(), 29))
+
+
+def test_more_late_cards_lose_as_many(monkeypatch: pytest.MonkeyPatch) -> None:
+    # From an earlier draw, with more late cards, the relaxation loses at least as many (see the module),
+    # so a yes or no is asked of the one with the most: checked on every relaxation small enough (here
+    # a quarter of the usual size, for time).
+    monkeypatch.setattr(relaxation, "MOST_STATES", 5000)
+    shown = 0
+    for deal, position in some_positions():
+        lost = [count for _, count in relaxations(deal, position)]
+        assert lost == sorted(lost), (deal.deck, position, relaxations(deal, position))
+        shown += len(set(lost)) > 1
+    assert shown >= 20, shown
+
+
+def test_a_yes_or_no_agrees_with_the_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Asked only whether more than `known` cards are lost, the bound says so exactly when the count
+    # does (with room enough that no relaxation is too big to search).
+    monkeypatch.setattr(relaxation, "MOST_STATES", 10**7)
+    said = 0
+    for deal, position in some_positions():
+        demand = arrivals(deal, position)
+        count = tokens_lost(deal, position, demand)[0]
+        for known in range(count + 1):
+            assert (tokens_lost(deal, position, demand, known, exact=False)[0] > known) == (count > known)
+        said += count > 0
+    assert said >= 20, said
