@@ -125,19 +125,21 @@ class Question:
     OR-Tools would wait on the interpreter lock behind a busy search (measured: 8x slower). CP-SAT
     releases the lock while it solves, so the search in the main thread goes on at full speed.
 
-    With a `rival` time, a second solver without the linear relaxation (`linearization_level` 0)
-    races the first on the same model, in its own thread, for that many seconds at most; the first
-    to decide the question stops the other. Neither is the faster on every deal: on 56 model-bound
-    wins of 5-player Avalanche, the one without the relaxation took 25.2 s in all against 34.8 (the
-    median of seeds 1-3 on each), but 5x more on per-seat 646 (0.67 -> 3.4 s); on the four hardest
-    4-player deals, 10.7 s against 7.6.
+    A question may `race`: a second solver without the linear relaxation (`linearization_level` 0)
+    races the first, in its own thread, for the question's whole time; the first to decide the
+    question stops the other. Neither is the faster on every deal, and CP-SAT's time on a question
+    varies severalfold with its seed, so the pair is much better than either: on the 22 model-bound
+    wins of the slowest deals of 4p/5p Avalanche (10 s each, seeds 1 and 2, the search's line as the
+    hint), 28.7 s in all and 6.8 s at most for the usual configuration (seed 1), 25.6 and 4.0 s for
+    the other, 18.1 and 3.7 s for the pair (4p round-robin 1581: 6.8 and 1.9 s alone). (CP-SAT's own
+    portfolio of two workers took 27.0 s, 4.2 s at most.)
 
-    A raced question told its endings (`solver.endings`) is asked both ways, for its whole time
-    (`throughout`): as it is by the usual configuration, and told the endings by the other. On the
-    18 losses of 4p/5p Avalanche where the model was told endings (the 94 slowest deals of the
-    benchmarks' sets, seed 1, the search's line as the hint), told its endings the model decided
-    5p round-robin 744 (3.0 s, undecided as it is) and 4p per seat 301 (1.1 s against 9.9), and as
-    it is 4p round-robin 839 (0.3 s against 2.3): the pair took 3.0 s at most, 9.9 s in all."""
+    A raced question told its endings (`solver.endings`) is asked both ways: as it is by the usual
+    configuration, and told the endings by the other. On the 18 losses of 4p/5p Avalanche where the
+    model was told endings (the 94 slowest deals of the benchmarks' sets, seed 1, the search's line
+    as the hint), told its endings the model decided 5p round-robin 744 (3.0 s, undecided as it is)
+    and 4p per seat 301 (1.1 s against 9.9), and as it is 4p round-robin 839 (0.3 s against 2.3):
+    the pair took 3.0 s at most, 9.9 s in all."""
 
     def __init__(
         self,
@@ -148,13 +150,13 @@ class Question:
         line: list[Move] | None = None,
         seed: int = 1,
         floor: int | None = None,
-        rival: float = 0.0,
+        race: bool = False,
         ends: Sequence[Heights] = (),
     ) -> None:
         """`line`, a line from `root` (the best found so far), is where the solver starts looking;
         `seed` is CP-SAT's random seed. With a `floor` below `target` (standard rules), the question
         is the best score from `floor` up to `target`, which no line may beat (see `answer`).
-        `rival`: the seconds a second configuration races the first (see the class; none with a `floor`).
+        `race`: a second configuration races the first (see the class; not with a `floor`).
         `ends`, without a `floor` (standard rules): the question is a line whose fireworks end at one of
         these heights, each summing to `target`, which no line may beat (`solver.endings`)."""
         from ortools.sat.python import cp_model
@@ -167,7 +169,7 @@ class Question:
         self.root = deal.start() if root is None else root
         self.done = threading.Event()
         ends = ends if self.floor is None and deal.rules.ending is Ending.STANDARD else ()
-        racing = rival > 0 and self.floor is None
+        racing = race and self.floor is None
         # Each solver's model, and how to read its line (a rival told the endings has its own).
         self._models = [_hinted(deal, target, self.root, self.floor, () if racing else ends, line)]
         self._solver = cp_model.CpSolver()
@@ -183,13 +185,10 @@ class Question:
         if seconds is not None:
             self._solver.parameters.max_time_in_seconds = max(0.01, seconds)
         self._solvers = [self._solver]
-        self.throughout = racing and bool(ends)  # do the two race for the question's whole time?
         if racing:
             other = cp_model.CpSolver()
             other.parameters.copy_from(self._solver.parameters)
             other.parameters.linearization_level = 0
-            if not self.throughout:
-                other.parameters.max_time_in_seconds = min(rival, self._solver.parameters.max_time_in_seconds)
             self._solvers.append(other)
             self._models.append(_hinted(deal, target, self.root, None, ends, line) if ends else self._models[0])
         self._status: cp_model.CpSolverStatus | None = None

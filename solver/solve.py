@@ -302,20 +302,21 @@ def _climb(
     The depth-first search asks for one point more than the best found: successes are cheap, and only
     the target just above the true best needs an exhaustive (failing) search. Most deals end there. When
     it has not decided a target after `MODEL_JOINS` positions, the constraint model joins it in a
-    background thread (the search waiting for its first `RIVAL` seconds) and asks for `top` (one point
-    less each time it proves a target out of reach): the model finds the narrow wins the search wanders
-    past, and the two meet at the true best. Below the maximum, `top` is asked as the endings the
-    bounds leave open (`_endings`): a top whose every ending fails a bound is refuted without the
-    model (5p Avalanche round-robin 744, undecided at 28 in minutes before, is now a loss at 27 in
-    3.5 s; 4p per seat 301 finds its 29 in under 2 s, not 9-20 s). The model is never interrupted to
-    ask something else: it starts afresh on each question, and its time on a question varies tenfold
-    from deal to deal (5p Avalanche: 1-10 s for a win at the bound); an attempt that runs out of its
-    own time is asked again with another seed, every other time as the best score above the best found
-    (`_ask`), whose line is taken even when unproven. Meanwhile the search climbs on alone, in its usual
-    order, until it has spent `CLIMB_ALONE` positions on a target (most deals the model joins end
-    there: the model's build is all they pay), then takes turns: `RESTART` positions of a restart for
-    `top` in another move order (`_restart_ordering`; the first `RESTARTS` times), `CLIMB` positions of
-    the climb. The model starts from `root`, as the search does."""
+    background thread (two configurations racing while the search waits, see `_ask`) and asks for
+    `top` (one point less each time it proves a target out of reach): the model finds the narrow wins
+    the search wanders past, and the two meet at the true best. Below the maximum, `top` is asked as
+    the endings the bounds leave open (`_endings`): a top whose every ending fails a bound is refuted
+    without the model (5p Avalanche round-robin 744, undecided at 28 in minutes before, is now a loss
+    at 27 in 3.5 s; 4p per seat 301 finds its 29 in under 2 s, not 9-20 s). The model is never
+    interrupted to ask something else: it starts afresh on each question, and its time on a question
+    varies tenfold from deal to deal (5p Avalanche: 1-10 s for a win at the bound); an attempt that
+    runs out of its own time is asked again with another seed, every other time as the best score
+    above the best found (`_ask`), whose line is taken even when unproven. Meanwhile (on one core, or
+    beside a question with a floor) the search climbs on alone, in its usual order, until it has spent
+    `CLIMB_ALONE` positions on a target (most deals the model joins end there: the model's build is
+    all they pay), then takes turns: `RESTART` positions of a restart for `top` in another move order
+    (`_restart_ordering`; the first `RESTARTS` times), `CLIMB` positions of the climb. The model
+    starts from `root`, as the search does."""
     crowning = model.rules.ending is Ending.CROWNING
     search.deadline, search.interrupt = deadline, None
     # The copies bound at every position: with two players, whose ten cards in hand are most often the
@@ -460,9 +461,9 @@ def _restart_ordering(turn: int) -> Ordering:
 
 
 MODEL_TIME = 10.0  # seconds of the model's first attempt at a question (see `_ask`)
-# Seconds a second configuration of the model races the first on each question, the search waiting
-# meanwhile (see `_ask`); none on a single core.
-RIVAL = 1.0 if (os.cpu_count() or 1) >= 2 else 0.0
+# Does a second configuration of the model race the first on each question, the search waiting
+# meanwhile (see `_ask`)? Not on a single core.
+RACE = (os.cpu_count() or 1) >= 2
 
 
 def _ask(
@@ -485,25 +486,23 @@ def _ask(
     the bound itself is hard to decide, a better line below it often is not (5p Avalanche
     round-robin 744: the model finds 27 in a second, and cannot decide 28 in minutes).
 
-    For its first `RIVAL` seconds, a question (not one with a floor) has two solvers racing on two
-    cores (`sat.Question`), and the search waits. Once the model has joined, the search seldom finds
-    the line first: the model answered first on all 64 deals where it joined among seeds 0-999 of 5p
-    Avalanche (both deal orders) and 4p per seat. Two configurations answer sooner than one beside
-    the search. On the 94 deals of those sets (and 5p per seat 1000-1999) that took 0.2-15 s, one run
-    each: the median deal 0.80x, 19 -> 9 over a second, and 70.1 -> 58.2 s in all, leaving out 4p
-    per seat 301 (20.0 -> 8.8 s here; 9-20 s either way). The exception pays the wait: 4p round-robin
-    1581, whose win the search finds, 4.0 -> 5.4 s. (Waiting 2 s gained no more.) A question told
-    its `ends` races for its whole time (`sat.Question.throughout`): below the maximum the model
-    decides first."""
+    On two cores or more (`RACE`), a question without a floor has two configurations racing for its
+    whole time (`sat.Question`), and the search waits. Once the model has joined, the search seldom
+    finds the line first: the model answered first on all 64 deals where it joined among seeds 0-999
+    of 5p Avalanche (both deal orders) and 4p per seat, and two configurations answer sooner than one
+    beside the search. Racing for the whole question rather than its first second, on the 98 slowest
+    deals of the benchmarks' 4p/5p Avalanche sets, two runs each in separate processes, alternating:
+    86.0 -> 82.6 s and 83.4 -> 78.6 s in all, the median deal 0.98x; 4p round-robin 1581 (whose win
+    the search used to find first) 4.1-4.3 -> 2.0-2.2 s, per seat 257 2.8-3.1 -> 1.5-2.2 s."""
     seconds = MODEL_TIME * 2**attempt
     if deadline is not None:
         seconds = min(seconds, deadline - time.perf_counter())
     floor = best + 1 if attempt % 2 and best + 1 < target else None
     heights = ends.open if ends is not None and ends.score == target and floor is None else ()
-    question = sat.Question(model, target, seconds, root, line, seed=1 + attempt, floor=floor, rival=RIVAL, ends=heights)
+    question = sat.Question(model, target, seconds, root, line, seed=1 + attempt, floor=floor, race=RACE, ends=heights)
     question.start()
     if question.racing:
-        question.done.wait(seconds if question.throughout else min(RIVAL, seconds))
+        question.done.wait(seconds)
     return question
 
 

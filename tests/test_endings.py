@@ -80,7 +80,7 @@ def test_the_endings_agree_with_brute_force() -> None:
     # cards). For the true best score and one point more (no line beats either), the model told every
     # ending finds a line exactly for the true best; the bounds leave an ending of the true best open,
     # and the model told the endings they leave finds a line there too. Each question is asked alone,
-    # then raced by the question as it is (`throughout`), which is given no time: the answer and its
+    # then raced by the question as it is, which is given no time: the answer and its
     # line come from the model told the endings.
     rng = random.Random(0)
     found = refuted = by_bounds = 0
@@ -98,15 +98,15 @@ def test_the_endings_agree_with_brute_force() -> None:
                     if not heights:
                         by_bounds += 1
                         continue
-                    for rival in (0.0, 10.0):  # alone, or raced by the question as it is
-                        question = sat.Question(model, target, root=root, ends=heights, rival=rival)
-                        if rival:  # the question as it is, given no time: told the endings, the rival decides
+                    for race in (False, True):  # alone, or raced by the question as it is
+                        question = sat.Question(model, target, root=root, ends=heights, race=race)
+                        if race:  # the question as it is, given no time: told the endings, the rival decides
                             question._solver.parameters.max_time_in_seconds = 1e-9
                         question.run()
                         line = question.answer()
-                        assert (line is None) == (target > truth), (model.deck, root, target, heights, rival)
+                        assert (line is None) == (target > truth), (model.deck, root, target, heights, race)
                         assert line is None or line_score(model, line, root) >= target
-                        assert not rival or question._winner is not question._solver
+                        assert not race or question._winner is not question._solver
                     found += line is not None
                     refuted += line is None
     assert found >= 150 and refuted >= 50 and by_bounds >= 50

@@ -62,7 +62,7 @@ def test_model_agrees_with_brute_force_on_every_target() -> None:
 
 def test_a_rival_configuration_answers_as_the_first_does() -> None:
     # The same small deals, every target, each question raced by the configuration without the linear
-    # relaxation (`rival`). Left alone, either may win; with the first given no time (a private knob:
+    # relaxation (`race`). Left alone, either may win; with the first given no time (a private knob:
     # the race has no other way to lose it), the rival decides every question. Either way the answer
     # agrees with the brute force, and the line is read from the solver that found it.
     rival_wins = 0
@@ -71,7 +71,7 @@ def test_a_rival_configuration_answers_as_the_first_does() -> None:
             continue
         truth = best_score(model)
         for target in targets(model):
-            question = sat.Question(model, target, rival=10.0)
+            question = sat.Question(model, target, race=True)
             if number % 2:
                 question._solver.parameters.max_time_in_seconds = 1e-9
             question.run()
@@ -285,7 +285,7 @@ class Standin:
     def __init__(self, target: int, refutes: bool = False, after: float | None = None) -> None:
         self.target, self.refutes, self.done = target, refutes, threading.Event()
         self.floor = None
-        self.racing = False  # (the search waits for no rival)
+        self.racing = False  # (the search waits for no race)
         self.proven = refutes
         self.after = 0.02 if refutes else after  # seconds until it answers (None: never)
 
@@ -322,7 +322,7 @@ class Asked:
         line: list[Move] | None = None,
         seed: int = 1,
         floor: int | None = None,
-        rival: float = 0.0,
+        race: bool = False,
         ends: Sequence[Heights] = (),
     ) -> object:
         self.targets.append(target)
@@ -332,7 +332,7 @@ class Asked:
         self.ends.append(tuple(ends))
         if target in self.refuted or not self.real:
             return Standin(target, refutes=target in self.refuted)
-        return REAL_QUESTION(model, target, seconds, root, line, seed, floor, rival, ends)
+        return REAL_QUESTION(model, target, seconds, root, line, seed, floor, race, ends)
 
 
 REAL_QUESTION = sat.Question
@@ -581,13 +581,13 @@ class OutOfTime(Asked):
         line: list[Move] | None = None,
         seed: int = 1,
         floor: int | None = None,
-        rival: float = 0.0,
+        race: bool = False,
         ends: Sequence[Heights] = (),
     ) -> object:
         if floor is None:
-            super().__call__(model, target, seconds, root, line, seed, floor, rival, ends)  # (noted only)
+            super().__call__(model, target, seconds, root, line, seed, floor, race, ends)  # (noted only)
             return Standin(target, after=0.02)
-        return super().__call__(model, target, seconds if self.timed else None, root, line, seed, floor, rival, ends)
+        return super().__call__(model, target, seconds if self.timed else None, root, line, seed, floor, race, ends)
 
 
 @pytest.mark.parametrize("timed", [True, False])
