@@ -302,7 +302,7 @@ def _climb(
     The depth-first search asks for one point more than the best found: successes are cheap, and only
     the target just above the true best needs an exhaustive (failing) search. Most deals end there. When
     it has not decided a target after `MODEL_JOINS` positions, the constraint model joins it in a
-    background thread (two configurations racing while the search waits, see `_ask`) and asks for
+    background thread (two configurations racing on two cores, see `_ask`) and asks for
     `top` (one point less each time it proves a target out of reach): the model finds the narrow wins
     the search wanders past, and the two meet at the true best. Below the maximum, `top` is asked as
     the endings the bounds leave open (`_endings`): a top whose every ending fails a bound is refuted
@@ -311,12 +311,13 @@ def _climb(
     interrupted to ask something else: it starts afresh on each question, and its time on a question
     varies tenfold from deal to deal (5p Avalanche: 1-10 s for a win at the bound); an attempt that
     runs out of its own time is asked again with another seed, every other time as the best score
-    above the best found (`_ask`), whose line is taken even when unproven. Meanwhile (on one core, or
-    beside a question with a floor) the search climbs on alone, in its usual order, until it has spent
-    `CLIMB_ALONE` positions on a target (most deals the model joins end there: the model's build is
-    all they pay), then takes turns: `RESTART` positions of a restart for `top` in another move order
-    (`_restart_ordering`; the first `RESTARTS` times), `CLIMB` positions of the climb. The model
-    starts from `root`, as the search does."""
+    above the best found (`_ask`), whose line is taken even when unproven. Meanwhile (once `_ask` no
+    longer waits) the search climbs on alone, in its usual order, until it has spent `CLIMB_ALONE`
+    positions on a target (most deals the model joins end there: the model's build is all they pay),
+    then takes turns: `RESTART` positions of a restart for `top` in another move order
+    (`_restart_ordering`; the first `RESTARTS` times), `CLIMB` positions of the climb; beside two
+    racing configurations, only up to the restarts in the `BURNING` orders, then it waits for their
+    answer. The model starts from `root`, as the search does."""
     crowning = model.rules.ending is Ending.CROWNING
     search.deadline, search.interrupt = deadline, None
     # The copies bound at every position: with two players, whose ten cards in hand are most often the
@@ -339,6 +340,8 @@ def _climb(
                 _slice(search, MODEL_JOINS, node_limit)
             elif climbing:
                 _slice(search, alone - search.nodes, node_limit)
+            elif question is not None and question.racing and turns >= 2 * len(BURNING):
+                question.done.wait()  # the search has had its climb and burning restarts: the pair has the rest
             elif question is not None and turns < 2 * RESTARTS:
                 search.ordering = _restart_ordering(turns) if restart else USUAL
                 _slice(search, RESTART if restart else CLIMB, node_limit)
@@ -464,6 +467,7 @@ MODEL_TIME = 10.0  # seconds of the model's first attempt at a question (see `_a
 # Does a second configuration of the model race the first on each question, the search waiting
 # meanwhile (see `_ask`)? Not on a single core.
 RACE = (os.cpu_count() or 1) >= 2
+RACE_FIRST = 2.0  # seconds the pair races alone, before the search climbs beside it (see `_ask`)
 
 
 def _ask(
@@ -487,13 +491,18 @@ def _ask(
     round-robin 744: the model finds 27 in a second, and cannot decide 28 in minutes).
 
     On two cores or more (`RACE`), a question without a floor has two configurations racing for its
-    whole time (`sat.Question`), and the search waits. Once the model has joined, the search seldom
-    finds the line first: the model answered first on all 64 deals where it joined among seeds 0-999
-    of 5p Avalanche (both deal orders) and 4p per seat, and two configurations answer sooner than one
-    beside the search. Racing for the whole question rather than its first second, on the 98 slowest
-    deals of the benchmarks' 4p/5p Avalanche sets, two runs each in separate processes, alternating:
-    86.0 -> 82.6 s and 83.4 -> 78.6 s in all, the median deal 0.98x; 4p round-robin 1581 (whose win
-    the search used to find first) 4.1-4.3 -> 2.0-2.2 s, per seat 257 2.8-3.1 -> 1.5-2.2 s."""
+    whole time (`sat.Question`). Once the model has joined, the search seldom finds the line first
+    (the model answered first on all 64 deals where it joined among seeds 0-999 of 5p Avalanche, both
+    deal orders, and 4p per seat), and two configurations answer sooner than one beside the search:
+    racing for the whole question rather than its first second, on the 98 slowest deals of the
+    benchmarks' 4p/5p Avalanche sets, two runs each in separate processes, alternating: 86.0 -> 82.6
+    s and 83.4 -> 78.6 s in all, the median deal 0.98x; 4p round-robin 1581 4.1-4.3 -> 2.0-2.2 s, per
+    seat 257 2.8-3.1 -> 1.5-2.2 s. So the search waits: for a question told its endings, until the
+    answer (below the maximum the model decides first); otherwise for `RACE_FIRST` seconds, then it
+    climbs beside the pair and makes its burning restarts (`_climb`), and waits again. Some wins only
+    the search finds soon: 4p round-robin 1887, where both configurations take 6.6 s, and a restart
+    that burns cards finds the line (6.9 -> 3.0 s; 74.4 s either way on the 98 others). After the
+    pair's first second (not two) the search's turn cost the others 4.5%: three threads on two cores."""
     seconds = MODEL_TIME * 2**attempt
     if deadline is not None:
         seconds = min(seconds, deadline - time.perf_counter())
@@ -502,7 +511,7 @@ def _ask(
     question = sat.Question(model, target, seconds, root, line, seed=1 + attempt, floor=floor, race=RACE, ends=heights)
     question.start()
     if question.racing:
-        question.done.wait(seconds)
+        question.done.wait(seconds if heights else min(RACE_FIRST, seconds))
     return question
 
 
