@@ -44,7 +44,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from deducer.settings import MAX_CLUES, MAX_STRIKES, Ending, Stuck
-from solver.endings import Heights
+from solver.endings import Heights, capped
 from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, ONGOING, PLAY, TRASH, Deal, Move, Position
 from solver.search import OutOfBudget
 from solver.windows import draw_windows
@@ -395,10 +395,11 @@ def _build(
         m.add_at_most_one(owner[i])
     draws_at: list[list[list[cp_model.IntVar]]] = [[[] for _ in range(players)] for _ in range(size)]
     pace = max(0, most_acts(deal, root) - (least - sum(fireworks)))
-    windows = draw_windows(deal, root, pace)  # the turns on which each deck card can be drawn
     if ends:  # such a line is one of the game where the cards above its ending are trash
-        by_ending = [draw_windows(deal, (*root[:3], heights, *root[4:]), pace) for heights in ends]
+        by_ending = [draw_windows(deal, capped(deal, root, heights), pace) for heights in ends]
         windows = [_union(ws) for ws in zip(*by_ending)]
+    else:
+        windows = draw_windows(deal, root, pace)  # the turns on which each deck card can be drawn
     # Crowning Piece: cards each seat has let go of since the deck ran out (its hand was full then).
     emptied: list[cp_model.IntVar | int] = [rules.hand_size - len(hand) if drawn == size else 0 for hand in hands]
     for t in range(horizon_):
@@ -492,16 +493,16 @@ def _build(
         # Clue tokens and strikes.
         clues = m.new_int_var(0, MAX_CLUES, f"c{t}")
         fives = sum(played[i] for i in range(size) if deck[i] % ranks == ranks - 1)
-        capped = m.new_bool_var(f"cap{t}")
+        at_cap = m.new_bool_var(f"cap{t}")
         m.add(clues == clues_before - 1).only_enforce_if(kind[HINT])
         m.add(clues == clues_before + 1).only_enforce_if(kind[DISCARD])
         m.add(clues == clues_before).only_enforce_if(kind[MISPLAY])
         m.add(clues_before == MAX_CLUES).only_enforce_if(kind[MISPLAY])
         m.add(clues == clues_before).only_enforce_if(over)
-        m.add(clues == clues_before + fives + kind[ANNOUNCE]).only_enforce_if([kind[PLAY], capped.Not()])
-        m.add(clues == MAX_CLUES).only_enforce_if(capped)
+        m.add(clues == clues_before + fives + kind[ANNOUNCE]).only_enforce_if([kind[PLAY], at_cap.Not()])
+        m.add(clues == MAX_CLUES).only_enforce_if(at_cap)
         m.add(clues <= clues_before + fives + kind[ANNOUNCE]).only_enforce_if(kind[PLAY])
-        m.add_implication(capped, kind[PLAY])
+        m.add_implication(at_cap, kind[PLAY])
         strikes = m.new_int_var(0, MAX_STRIKES - 1, f"s{t}")
         m.add(strikes == strikes_before + kind[MISPLAY])
         clues_before, strikes_before = clues, strikes

@@ -341,7 +341,9 @@ def _climb(
             elif climbing:
                 _slice(search, alone - search.nodes, node_limit)
             elif question is not None and question.racing and turns >= 2 * len(BURNING):
-                question.done.wait()  # the search has had its climb and burning restarts: the pair has the rest
+                # The search has had its climb and burning restarts: the pair has the rest, and once it
+                # answers the search below is interrupted at once and the answer taken (`OutOfBudget`).
+                question.done.wait()
             elif question is not None and turns < 2 * RESTARTS:
                 search.ordering = _restart_ordering(turns) if restart else USUAL
                 _slice(search, RESTART if restart else CLIMB, node_limit)
