@@ -262,18 +262,26 @@ def _probe_orders() -> list[Ordering]:
 
 
 def _probe(
-    model: Deal, search: Search, root: Position, target: int, budget: int, deadline: float | None, node_limit: int | None
+    model: Deal,
+    search: Search,
+    root: Position,
+    target: int,
+    budget: int,
+    deadline: float | None,
+    node_limit: int | None,
+    orders: Sequence[Ordering] = (),
 ) -> list[Move] | None:
     """A line scoring at least `target` if a short search finds one (None proves nothing).
 
     A narrow win often hides behind an early choice that a depth-first search is slow to revisit:
-    short restarts with other move orders (`_probe_orders`) find it. The failures
-    each restart proves are shared with the others through the transposition table."""
+    short restarts with other move orders (`orders`, by default `_probe_orders`) find it, sharing the
+    `budget`. The failures each restart proves are shared with the others through the transposition table."""
     search.deadline, search.interrupt = deadline, None
+    orders = orders or _probe_orders()
     try:
-        for ordering in _probe_orders():
+        for ordering in orders:
             search.ordering = ordering
-            _slice(search, budget // PROBE_ORDERS, node_limit)
+            _slice(search, budget // len(orders), node_limit)
             try:
                 return search.reach(root, target)
             except OutOfBudget:
@@ -307,7 +315,10 @@ def _climb(
     the search wanders past, and the two meet at the true best. Below the maximum, `top` is asked as
     the endings the bounds leave open (`_endings`): a top whose every ending fails a bound is refuted
     without the model (5p Avalanche round-robin 744, undecided at 28 in minutes before, is now a loss
-    at 27 in 3.5 s; 4p per seat 301 finds its 29 in under 2 s, not 9-20 s). The model is never
+    at 27 in 3.5 s; 4p per seat 301 finds its 29 in under 2 s, not 9-20 s). Just before the model
+    joins, the `BURNING` orders search `BURN_JOIN` positions each for its target: a win that needs
+    cards burnt is often just beyond their share of the probes, and both configurations of the model
+    can take seconds on it (4p Avalanche round-robin 1887: 6-8 s; the deal 2.9 -> 0.3 s). The model is never
     interrupted to ask something else: it starts afresh on each question, and its time on a question
     varies tenfold from deal to deal (5p Avalanche: 1-10 s for a win at the bound); an attempt that
     runs out of its own time is asked again with another seed, every other time as the best score
@@ -380,11 +391,22 @@ def _climb(
                     if crowning or asked <= best + 1:
                         return best, line, refuted, best  # nothing between the best found and the target refuted
                     top = asked - 1
-                if not alone:  # the model joins: the climb of this target goes on alone
-                    alone = search.nodes + CLIMB_ALONE - MODEL_JOINS
-                top, ends, refuted, question = _ask_top(model, root, top, best, deadline, line, refuted)
-                if question is None:
-                    return best, line, refuted, best
+                if alone:
+                    top, ends, refuted, question = _ask_top(model, root, top, best, deadline, line, refuted)
+                    if question is None:
+                        return best, line, refuted, best
+                else:  # the model joins, once the burning orders have had a longer try at its target
+                    top, ends, why = _endings(model, root, top, best)
+                    refuted = why or refuted
+                    if top <= best:
+                        return best, line, refuted, best
+                    burnt = _probe(model, search, root, top, BURN_JOIN * len(BURNING), deadline, node_limit, BURNING)
+                    if burnt is not None:  # at least `top`, a proven bound
+                        score = _final_score(model, root, burnt)
+                        return score, burnt, refuted, score
+                    search.deadline = deadline
+                    alone = search.nodes + CLIMB_ALONE - MODEL_JOINS  # the climb of this target goes on alone
+                    question = _ask(model, root, top, deadline, line, ends=ends)
                 search.interrupt = question.done.is_set
                 continue
             finally:
@@ -419,6 +441,7 @@ def _climb(
 
 
 RESTART, CLIMB, RESTARTS = 5000, 5000, 40  # see `_climb`
+BURN_JOIN = 1000  # positions of each burning order just before the model joins (see `_climb`)
 
 
 def _endings(model: Deal, root: Position, top: int, best: int) -> tuple[int, Endings | None, str | None]:
