@@ -391,22 +391,17 @@ def _climb(
                     if crowning or asked <= best + 1:
                         return best, line, refuted, best  # nothing between the best found and the target refuted
                     top = asked - 1
-                if alone:
-                    top, ends, refuted, question = _ask_top(model, root, top, best, deadline, line, refuted)
-                    if question is None:
-                        return best, line, refuted, best
-                else:  # the model joins, once the burning orders have had a longer try at its target
-                    top, ends, why = _endings(model, root, top, best)
-                    refuted = why or refuted
-                    if top <= best:
-                        return best, line, refuted, best
+                top, ends, why = _endings(model, root, top, best)
+                refuted = why or refuted
+                if top <= best:
+                    return best, line, refuted, best
+                if not alone:  # the model joins, once the burning orders have had a longer try at its target
                     burnt = _probe(model, search, root, top, BURN_JOIN * len(BURNING), deadline, node_limit, BURNING)
                     if burnt is not None:  # at least `top`, a proven bound
                         score = _final_score(model, root, burnt)
                         return score, burnt, refuted, score
-                    search.deadline = deadline
                     alone = search.nodes + CLIMB_ALONE - MODEL_JOINS  # the climb of this target goes on alone
-                    question = _ask(model, root, top, deadline, line, ends=ends)
+                question = _ask(model, root, top, deadline, line, ends=ends)
                 search.interrupt = question.done.is_set
                 continue
             finally:
