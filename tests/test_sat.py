@@ -412,6 +412,23 @@ def test_restarts_find_a_narrow_win_while_the_model_works(monkeypatch: pytest.Mo
     assert (result.verdict, result.score) == ("win", 30)
 
 
+def test_beside_a_racing_pair_the_search_waits_after_its_burning_restarts(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Seed 148 again, the model a racing pair (here a stand-in that runs out of time after 3 s, at the
+    # deadline), its first wait cut to nothing: the search climbs alone, makes its restarts in the
+    # burning orders, which do not find the 30, then waits for the pair's answer (some 44,000
+    # positions in all). Had it gone on with its shuffled restarts, it would have found the 30 (at
+    # some 52,000 positions), taking the cores the pair needs.
+    class Racing(Standin):
+        def __init__(self, target: int) -> None:
+            super().__init__(target, after=3.0)
+            self.racing = True
+
+    monkeypatch.setattr(sat, "Question", lambda model, target, *_, **__: Racing(target))
+    monkeypatch.setattr(solving, "RACE_FIRST", 0.0)
+    result = solve(FIVE_AVALANCHE, Variant.AVALANCHE.shuffled_deck(148), time_limit=3.0)
+    assert (result.verdict, result.score) == ("unknown", 29) and result.nodes < 50_000
+
+
 def test_the_burning_orders_try_longer_than_the_probes(monkeypatch: pytest.MonkeyPatch) -> None:
     # Seed 508: the burning order finds the 30 after some 1,500 positions, more than its share of the
     # probes (375). Before the model joins, each burning order searches `BURN_JOIN` (1,000) positions
