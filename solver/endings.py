@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from solver.bounds import arrivals, copies_bound, explain
 from solver.clues import tokens_lost
-from solver.model import ONGOING, TRASH, Deal, Position
+from solver.model import DISCARD, MISPLAY, ONGOING, TRASH, Deal, Move, Position
 
 Heights = tuple[int, ...]
 
@@ -68,6 +68,30 @@ def capped(deal: Deal, position: Position, heights: Heights) -> Position:
         for hand in position[7]
     )
     return (*position[:3], heights, *position[4:7], hands)
+
+
+def uncapped(deal: Deal, position: Position, heights: Heights, line: list[Move]) -> list[Move] | None:
+    """A line of the capped game (`capped(deal, position, heights)`) as the same line of the real game
+    from `position`: each card it lets go of as trash is a card in hand that is trash in the capped game,
+    really trash if there is one (the real game's moves would let go of nothing else), and for a misplay
+    one that cannot be played now. None where no such card is in hand (a misplay, where the only card
+    above its ending can be played in the real game); the line keeps every play, so it scores as much."""
+    real: list[Move] = []
+    for kind, card in line:
+        if card == TRASH and kind in (DISCARD, MISPLAY):  # (a hint's card is -1 too)
+            fireworks, hand = position[2], position[7][position[0]]
+            spare = [held for held in hand if held == TRASH or deal.trash(held, fireworks, heights)]
+            if kind == MISPLAY:
+                spare = [held for held in spare if not deal.playable(fireworks, held)]
+            if not spare:
+                return None
+            card = TRASH if TRASH in spare else spare[0]
+        move = (kind, card)
+        if move not in deal.moves(position):
+            return None
+        real.append(move)
+        position = deal.play(position, move)
+    return real
 
 
 def open_endings(deal: Deal, position: Position, score: int) -> Endings | None:

@@ -26,7 +26,7 @@ from deducer.rules import End
 from deducer.settings import Ending, Settings
 from solver import sat
 from solver.bounds import Bound, clues_bound, copies_bound, explain
-from solver.endings import Endings, open_endings
+from solver.endings import Endings, capped, open_endings, uncapped
 from solver.greedy import greedy_line
 from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, PASS, TRASH, Deal, Move, Position, card_id
 from solver.search import USUAL, Ordering, OutOfBudget, Search
@@ -315,10 +315,12 @@ def _climb(
     the search wanders past, and the two meet at the true best. Below the maximum, `top` is asked as
     the endings the bounds leave open (`_endings`): a top whose every ending fails a bound is refuted
     without the model (5p Avalanche round-robin 744, undecided at 28 in minutes before, is now a loss
-    at 27 in 3.5 s; 4p per seat 301 finds its 29 in under 2 s, not 9-20 s). Just before the model
-    joins, the `BURNING` orders search `BURN_JOIN` positions each for its target: a win that needs
-    cards burnt is often just beyond their share of the probes, and both configurations of the model
-    can take seconds on it (4p Avalanche round-robin 1887: 6-8 s; the deal 2.9 -> 0.3 s). The model is never
+    at 27 in 3.5 s; 4p per seat 301 finds its 29 in under 2 s, not 9-20 s). Before each question,
+    the search has a short try at the top in the capped game of each ending left open, and just
+    before the model joins, the `BURNING` orders search `BURN_JOIN` positions each for its target: a
+    win that needs cards burnt is often just beyond their share of the probes, and both configurations
+    of the model can take seconds on it (4p Avalanche round-robin 1887: 6-8 s; the deal 2.9 -> 0.3 s;
+    see `_short_of_the_model`). The model is never
     interrupted to ask something else: it starts afresh on each question, and its time on a question
     varies tenfold from deal to deal (5p Avalanche: 1-10 s for a win at the bound); an attempt that
     runs out of its own time is asked again with another seed, every other time as the best score
@@ -391,15 +393,15 @@ def _climb(
                     if crowning or asked <= best + 1:
                         return best, line, refuted, best  # nothing between the best found and the target refuted
                     top = asked - 1
-                top, ends, why = _endings(model, root, top, best)
+                # The model joins (once the burning orders have had a longer try at its target) or asks again.
+                top, ends, why, short = _short_of_the_model(model, search, root, top, best, deadline, node_limit, not alone)
                 refuted = why or refuted
+                if short is not None:  # at least `top`, a proven bound
+                    score = _final_score(model, root, short)
+                    return score, short, refuted, score
                 if top <= best:
                     return best, line, refuted, best
-                if not alone:  # the model joins, once the burning orders have had a longer try at its target
-                    burnt = _probe(model, search, root, top, BURN_JOIN * len(BURNING), deadline, node_limit, BURNING)
-                    if burnt is not None:  # at least `top`, a proven bound
-                        score = _final_score(model, root, burnt)
-                        return score, burnt, refuted, score
+                if not alone:
                     alone = search.nodes + CLIMB_ALONE - MODEL_JOINS  # the climb of this target goes on alone
                 question = _ask(model, root, top, deadline, line, ends=ends)
                 search.interrupt = question.done.is_set
@@ -413,9 +415,14 @@ def _climb(
                 if question is not None and best < top:
                     question.stop()
                     attempt = 0
-                    top, ends, refuted, question = _ask_top(model, root, top, best, deadline, line, refuted)
-                    if question is None:
+                    top, ends, why, short = _short_of_the_model(model, search, root, top, best, deadline, node_limit)
+                    refuted = why or refuted
+                    if short is not None:
+                        score = _final_score(model, root, short)
+                        return score, short, refuted, score
+                    if top <= best:
                         return best, line, refuted, best
+                    question = _ask(model, root, top, deadline, line, ends=ends)
                     search.interrupt = question.done.is_set
                 continue
             best, line = _final_score(model, root, found), found
@@ -437,6 +444,8 @@ def _climb(
 
 RESTART, CLIMB, RESTARTS = 5000, 5000, 40  # see `_climb`
 BURN_JOIN = 1000  # positions of each burning order just before the model joins (see `_climb`)
+CAPPED_PROBE = 2400  # positions shared by the open endings' capped games before each question (see `_short_of_the_model`)
+CAPPED_ORDERS = (USUAL, BURNING[0])  # (the patient orders found no line there that these missed, on 27 slow losses)
 
 
 def _endings(model: Deal, root: Position, top: int, best: int) -> tuple[int, Endings | None, str | None]:
@@ -452,15 +461,35 @@ def _endings(model: Deal, root: Position, top: int, best: int) -> tuple[int, End
     return top, None, reason
 
 
-def _ask_top(
-    model: Deal, root: Position, top: int, best: int, deadline: float | None, line: list[Move], refuted: str | None
-) -> tuple[int, Endings | None, str | None, sat.Question | None]:
-    """The model's first question for `top`, once `_endings` has lowered it: (the top asked, its open
-    endings, how the last target refuted fell, the question; None if the top fell to `best`)."""
+def _short_of_the_model(
+    model: Deal,
+    search: Search,
+    root: Position,
+    top: int,
+    best: int,
+    deadline: float | None,
+    node_limit: int | None,
+    burn: bool = False,
+) -> tuple[int, Endings | None, str | None, list[Move] | None]:
+    """Before the model is asked for `top` (a proven bound above `best`): the top as `_endings` lowers it,
+    its endings left open, why the last top refuted fell (None if none did), and a line reaching that
+    top if a short search finds one (else None): in the capped game of each open ending, where the cards
+    above it are trash and every card still needed must be played, the search's tightest case (3p
+    Avalanche round-robin 3236: 27 in 82 positions, where both configurations of the model took 9 s);
+    then, with `burn`, in the burning orders (`BURN_JOIN` positions each)."""
     top, ends, why = _endings(model, root, top, best)
     if top <= best:
-        return top, ends, why or refuted, None
-    return top, ends, why or refuted, _ask(model, root, top, deadline, line, ends=ends)
+        return top, ends, why, None
+    if ends is not None and CAPPED_PROBE:
+        share = CAPPED_PROBE // len(ends.open)
+        for heights in ends.open:
+            found = _probe(model, search, capped(model, root, heights), top, share, deadline, node_limit, CAPPED_ORDERS)
+            short = None if found is None else uncapped(model, root, heights, found)
+            if short is not None:
+                return top, ends, why, short
+    if burn:
+        return top, ends, why, _probe(model, search, root, top, BURN_JOIN * len(BURNING), deadline, node_limit, BURNING)
+    return top, ends, why, None
 
 
 def _refuted_by_model(crowning: bool, target: int, ends: Endings | None) -> str:

@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import itertools
 import random
+from functools import cache
+
+import pytest
 
 from deducer import Ending, Settings, Variant
 from deducer.settings import DealOrder
 from solver import sat
+from solver import solve as solving
 from solver.brute import best_score
-from solver.endings import capped, endings, open_endings
-from solver.model import TRASH, Deal
+from solver.endings import capped, endings, open_endings, uncapped
+from solver.model import DISCARD, HINT, MISPLAY, ONGOING, TRASH, Deal, Position
+from solver.search import Search
 from solver.solve import solve
 from tests.test_midgame import position_in_play
-from tests.test_sat import line_score
+from tests.test_sat import Asked, line_score
 from tests.test_solver import small_deals
 
 
@@ -75,6 +80,20 @@ def test_a_narrow_loss_is_found_by_its_open_endings() -> None:
     assert (result.verdict, result.score) == ("loss", 29)
 
 
+@cache
+def brute_forced() -> list[tuple[Deal, Position, int]]:
+    """Reduced deals under standard rules that the model covers, at the deal and a few random actions
+    in (caps from lost cards), each with its best score (brute force)."""
+    rng = random.Random(0)
+    found: list[tuple[Deal, Position, int]] = []
+    for model in small_deals(300, 500):
+        if model.rules.ending is not Ending.STANDARD or not sat.applies(model):
+            continue
+        played = position_in_play(model, rng, 8)
+        found += [(model, model.start(), best_score(model))] + ([(model, *played)] if played else [])
+    return found
+
+
 def test_the_endings_agree_with_brute_force() -> None:
     # Reduced deals under standard rules, at the deal and a few random actions in (caps from lost
     # cards). For the true best score and one point more (no line beats either), the model told every
@@ -82,31 +101,95 @@ def test_the_endings_agree_with_brute_force() -> None:
     # and the model told the endings they leave finds a line there too. Each question is asked alone,
     # then raced by the question as it is, which is given no time: the answer and its
     # line come from the model told the endings.
-    rng = random.Random(0)
     found = refuted = by_bounds = 0
-    for model in small_deals(300, 500):
-        if model.rules.ending is not Ending.STANDARD or not sat.applies(model):
-            continue
-        played = position_in_play(model, rng, 8)
-        for root, truth in [(model.start(), best_score(model))] + ([played] if played else []):
-            for target in (truth, truth + 1):
-                if not sum(root[2]) <= target < sum(root[3]):
-                    continue  # (the caps themselves: one ending, the root's own bound)
-                ends = open_endings(model, root, target)
-                assert ends is not None and (ends.open or target > truth), (model.deck, root, target)
-                for heights in {tuple(endings(model, root, target)), ends.open}:
-                    if not heights:
-                        by_bounds += 1
-                        continue
-                    for race in (False, True):  # alone, or raced by the question as it is
-                        question = sat.Question(model, target, root=root, ends=heights, race=race)
-                        if race:  # the question as it is, given no time: told the endings, the rival decides
-                            question._solver.parameters.max_time_in_seconds = 1e-9
-                        question.run()
-                        line = question.answer()
-                        assert (line is None) == (target > truth), (model.deck, root, target, heights, race)
-                        assert line is None or line_score(model, line, root) >= target
-                        assert not race or question._winner is not question._solver
-                    found += line is not None
-                    refuted += line is None
+    for model, root, truth in brute_forced():
+        for target in (truth, truth + 1):
+            if not sum(root[2]) <= target < sum(root[3]):
+                continue  # (the caps themselves: one ending, the root's own bound)
+            ends = open_endings(model, root, target)
+            assert ends is not None and (ends.open or target > truth), (model.deck, root, target)
+            for heights in {tuple(endings(model, root, target)), ends.open}:
+                if not heights:
+                    by_bounds += 1
+                    continue
+                for race in (False, True):  # alone, or raced by the question as it is
+                    question = sat.Question(model, target, root=root, ends=heights, race=race)
+                    if race:  # the question as it is, given no time: told the endings, the rival decides
+                        question._solver.parameters.max_time_in_seconds = 1e-9
+                    question.run()
+                    line = question.answer()
+                    assert (line is None) == (target > truth), (model.deck, root, target, heights, race)
+                    assert line is None or line_score(model, line, root) >= target
+                    assert not race or question._winner is not question._solver
+                found += line is not None
+                refuted += line is None
     assert found >= 150 and refuted >= 50 and by_bounds >= 50
+
+
+def test_a_line_of_a_capped_game_is_a_line_of_the_real_one() -> None:
+    # Reduced deals under standard rules, at the deal and a few random actions in. For the true best
+    # score, the search in the capped game of each of its endings finds a line exactly where one
+    # exists, and `uncapped` makes it a legal line of the real game scoring as much (or gives up: only
+    # a misplay whose every spare card can be played in the real game). One point more, no capped
+    # game has a line (the real game would have it).
+    converted = given_up = 0
+    for model, root, truth in brute_forced():
+        if not sum(root[2]) <= truth < sum(root[3]):
+            continue
+        lines = []
+        for heights in endings(model, root, truth):
+            line = Search(model).reach(capped(model, root, heights), truth)
+            if line is None:
+                continue
+            real = uncapped(model, root, heights, line)
+            given_up += real is None
+            if real is not None:
+                lines.append(real)
+                position = root
+                for move in real:
+                    assert move in model.moves(position), (model.deck, root, heights, line)
+                    position = model.play(position, move)
+                assert model.status(position) != ONGOING and model.score(position) >= truth
+        assert lines, (model.deck, root, truth)  # the best line ends at one of them
+        converted += len(lines)
+        for heights in endings(model, root, truth + 1) if truth + 1 <= sum(root[3]) else []:
+            assert Search(model).reach(capped(model, root, heights), truth + 1) is None
+    assert converted >= 200 and given_up <= converted // 20
+
+
+def test_a_capped_line_lets_go_of_real_trash_first_and_keeps_its_hints() -> None:
+    # 3 players, Avalanche, round-robin seed 3236: the first seat holds w2, w4, r3, g2 and m4 (ids 1,
+    # 3, 7, 21 and 28); with multicolour stopping at 2, m3-m5 are trash. A hint stays a hint (its card,
+    # -1, is the trash id's). The capped game's discard of trash is the discard of m4, or of a card
+    # that is trash in the real game if the hand has one. Once m1 and m2 are played, m3 can be played in
+    # the real game: a misplay of trash is of m4 if the hand has it, else it is given up.
+    settings = Settings(players=3, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.ROUND_ROBIN)
+    model = Deal.of(settings, Variant.AVALANCHE.shuffled_deck(3236))
+    root = model.start()
+    heights = (5, 5, 5, 5, 5, 2)
+    assert capped(model, root, heights)[7][0] == (TRASH, 1, 3, 7, 21) and root[7][0] == (1, 3, 7, 21, 28)
+    assert uncapped(model, root, heights, [(HINT, -1)]) == [(HINT, -1)]
+    with_tokens = (*root[:4], 7, *root[5:])
+    assert uncapped(model, with_tokens, heights, [(DISCARD, TRASH)]) == [(DISCARD, 28)]
+    trash_in_hand = (*root[:4], 7, *root[5:7], ((TRASH, 1, 3, 7, 28), *root[7][1:]))
+    assert uncapped(model, trash_in_hand, heights, [(DISCARD, TRASH)]) == [(DISCARD, TRASH)]
+    m3_only = (0, root[1], (0, 0, 0, 0, 0, 2), root[3], 8, 0, -1, ((1, 3, 7, 21, 27), *root[7][1:]))
+    assert uncapped(model, m3_only, heights, [(MISPLAY, TRASH)]) is None
+    m3_and_m4 = (*m3_only[:7], ((1, 3, 7, 27, 28), *root[7][1:]))
+    assert uncapped(model, m3_and_m4, heights, [(MISPLAY, TRASH)]) == [(MISPLAY, 28)]
+
+
+def test_a_capped_game_finds_the_line_of_a_loss_before_the_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 3 players, Avalanche, round-robin seed 3236, true best 27: the bounds leave one way to end at 27
+    # (multicolour stopping at 2), and in its capped game the search finds a line in under 100
+    # positions, where both configurations of the model took 9 s. The model is never asked; without
+    # the capped games it is, for 27 told that ending.
+    settings = Settings(players=3, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.ROUND_ROBIN)
+    deck = Variant.AVALANCHE.shuffled_deck(3236)
+    asked = Asked(set(), real=False)
+    monkeypatch.setattr(sat, "Question", asked)
+    result = solve(settings, deck, node_limit=100_000)
+    assert (result.verdict, result.score, result.upper, asked.targets) == ("loss", 27, 27, [])
+    monkeypatch.setattr(solving, "CAPPED_PROBE", 0)
+    solve(settings, deck, node_limit=30_000)
+    assert asked.targets[:1] == [27] and asked.ends[0] == ((5, 5, 5, 5, 5, 2),)

@@ -481,13 +481,15 @@ def test_an_undecided_deal_keeps_the_best_line_found(monkeypatch: pytest.MonkeyP
 
 def loosen(monkeypatch: pytest.MonkeyPatch) -> None:
     """The opening bound loosened to the maximum score (sound, if loose), the bounds of the endings
-    unasked (`solver.endings`), no probes, and the model (a stand-in) joining the search at once."""
+    unasked (`solver.endings`), no probes (nor in the endings' capped games), and the model (a
+    stand-in) joining the search at once."""
     monkeypatch.setattr(solving, "explain", lambda model, root: Bound(model.rules.max_score, "loosened"))
     monkeypatch.setattr(solving, "open_endings", lambda model, root, score: None)
     monkeypatch.setattr(solving, "copies_bound", lambda model, root, bound: bound)
     monkeypatch.setattr(solving, "clues_bound", lambda model, root, bound: bound)
     monkeypatch.setattr(solving, "PROBE_TOP", 0)
     monkeypatch.setattr(solving, "PROBE", 0)
+    monkeypatch.setattr(solving, "CAPPED_PROBE", 0)
     monkeypatch.setattr(solving, "MODEL_JOINS", 1)
     monkeypatch.setattr(solving, "CLIMB_ALONE", 1)
     monkeypatch.setattr(sat, "applies", lambda deal: True)
