@@ -475,7 +475,7 @@ def _short_of_the_model(
     its endings left open, why the last top refuted fell (None if none did), and a line reaching that
     top if a short search finds one (else None): in the capped game of each open ending, where the cards
     above it are trash and every card still needed must be played, the search's tightest case (3p
-    Avalanche round-robin 3236: 27 in 82 positions, where both configurations of the model took 9 s);
+    Avalanche round-robin 3236: 27 in 82 positions, where the model took about 3 s);
     then, with `burn`, in the burning orders (`BURN_JOIN` positions each)."""
     top, ends, why = _endings(model, root, top, best)
     if top <= best:

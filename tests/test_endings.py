@@ -128,10 +128,10 @@ def test_the_endings_agree_with_brute_force() -> None:
 
 def test_a_line_of_a_capped_game_is_a_line_of_the_real_one() -> None:
     # Reduced deals under standard rules, at the deal and a few random actions in. For the true best
-    # score, the search in the capped game of each of its endings finds a line exactly where one
-    # exists, and `uncapped` makes it a legal line of the real game scoring as much (or gives up: only
-    # a misplay whose every spare card can be played in the real game). One point more, no capped
-    # game has a line (the real game would have it).
+    # score, the search finds a line in the capped game of at least one of its endings (the best line
+    # ends at one), and `uncapped` makes each line found a legal line of the real game scoring as much
+    # (or gives up, rarely: a misplay whose every spare card can be played in the real game). One
+    # point more, no capped game has a line (the real game would have it).
     converted = given_up = 0
     for model, root, truth in brute_forced():
         if not sum(root[2]) <= truth < sum(root[3]):
@@ -182,8 +182,8 @@ def test_a_capped_line_lets_go_of_real_trash_first_and_keeps_its_hints() -> None
 def test_a_capped_game_finds_the_line_of_a_loss_before_the_model(monkeypatch: pytest.MonkeyPatch) -> None:
     # 3 players, Avalanche, round-robin seed 3236, true best 27: the bounds leave one way to end at 27
     # (multicolour stopping at 2), and in its capped game the search finds a line in under 100
-    # positions, where both configurations of the model took 9 s. The model is never asked; without
-    # the capped games it is, for 27 told that ending.
+    # positions, where the model took about 3 s. The model is never asked; without the capped games
+    # it is, for 27 told that ending.
     settings = Settings(players=3, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.ROUND_ROBIN)
     deck = Variant.AVALANCHE.shuffled_deck(3236)
     asked = Asked(set(), real=False)
