@@ -5,8 +5,10 @@ from __future__ import annotations
 from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, ONGOING, PASS, PLAY, TRASH, Deal, Move, Position
 
 
-def greedy_move(deal: Deal, position: Position, moves: list[Move], prefer_low: bool) -> Move:
-    """Play, else discard what is least needed, else hint; deliberate misplays last."""
+def greedy_move(deal: Deal, position: Position, moves: list[Move], prefer_low: bool, patient: bool = False) -> Move:
+    """Play (the lowest rank first, or with `prefer_low` False the highest), else discard trash, else
+    discard what is least needed, else hint; deliberate misplays last. `patient`: with two clue tokens
+    or more, hint before letting go of a spare copy."""
     fireworks = position[2]
     ranks = deal.rules.ranks
     plays = [move for move in moves if move[0] in (PLAY, ANNOUNCE)]
@@ -18,6 +20,8 @@ def greedy_move(deal: Deal, position: Position, moves: list[Move], prefer_low: b
     if discards:
         if (DISCARD, TRASH) in discards:
             return (DISCARD, TRASH)
+        if patient and position[4] >= 2 and (HINT, -1) in moves:
+            return (HINT, -1)
         spare = [move for move in discards if deal.available(position, move[1]) > 1]
         if spare:
             # The copy whose twin comes soonest, then the card furthest from being playable.
@@ -40,14 +44,37 @@ def greedy_move(deal: Deal, position: Position, moves: list[Move], prefer_low: b
     return moves[0]
 
 
-def greedy_line(deal: Deal, position: Position, prefer_low: bool = True) -> tuple[list[Move], Position]:
+def greedy_line(deal: Deal, position: Position, prefer_low: bool = True, patient: bool = False) -> tuple[list[Move], Position]:
     """Follow `greedy_move` to the end of the game."""
     line: list[Move] = []
     while deal.status(position) == ONGOING:
         moves = deal.moves(position)
         if not moves:
             break
-        move = greedy_move(deal, position, moves, prefer_low)
+        move = greedy_move(deal, position, moves, prefer_low, patient)
         line.append(move)
         position = deal.play(position, move)
     return line, position
+
+
+GREEDY = ((True, False), (False, False), (True, True))  # (prefer_low, patient): see `greedy_start`
+
+
+def greedy_start(deal: Deal, root: Position, bound: int) -> tuple[int, list[Move]]:
+    """The best score of the `GREEDY` lines from `root` and its line, trying them in turn until one
+    reaches `bound`.
+
+    The patient line (`greedy_move`) wins about a tenth of the 4p/5p Avalanche deals that the usual
+    two lose, with no search at all, so that more than half the deals end here (5p Avalanche per seat,
+    seeds 4000-4299: median 4.6 -> 2.2 ms). It counts only when it reaches the bound: below it, the
+    usual lines are the better start for the search and the model's hint (4p Avalanche round-robin
+    1208: 1.5 s from their 23, 3-4 s from the patient 26)."""
+    best, chosen = -1, []
+    for prefer_low, patient in GREEDY:
+        line, end = greedy_line(deal, root, prefer_low, patient)
+        score = deal.score(end)
+        if score > best and (not patient or score == bound):
+            best, chosen = score, line
+        if best == bound:
+            break
+    return best, chosen

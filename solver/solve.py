@@ -27,7 +27,7 @@ from deducer.settings import Ending, Settings
 from solver import sat
 from solver.bounds import Bound, clues_bound, copies_bound, explain
 from solver.endings import Endings, capped, open_endings, uncapped
-from solver.greedy import greedy_line
+from solver.greedy import greedy_start
 from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, PASS, TRASH, Deal, Move, Position, card_id
 from solver.search import USUAL, Ordering, OutOfBudget, Search
 
@@ -210,13 +210,7 @@ def best_line(
     bound = explain(model, root)
     if ceiling is not None and ceiling < bound.score:
         bound = Bound(max(ceiling, 0), f"an earlier position of the game could not score more than {ceiling}")
-    best, best_line_found = -1, []
-    for prefer_low in (True, False):
-        line, end = greedy_line(model, root, prefer_low)
-        if model.score(end) > best:
-            best, best_line_found = model.score(end), line
-        if best == bound.score:
-            break
+    best, best_line_found = greedy_start(model, root, bound.score)
     if best < bound.score:
         bound = copies_bound(model, root, bound)
     if best < bound.score:

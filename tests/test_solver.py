@@ -9,8 +9,10 @@ import pytest
 from deducer import Card, Ending, GameState, Settings, Stuck, Variant
 from deducer.cards import format_cards, parse_cards
 from deducer.record import advance, deal
+from solver import greedy
 from solver.bounds import Bound
 from solver.brute import best_score
+from solver.greedy import greedy_line, greedy_move, greedy_start
 from solver.model import DISCARD, HINT, LOST, MISPLAY, OVER, TRASH, WON, Deal, Move, Position, Rules, card_id
 from solver.search import Ordering, OutOfBudget, Search
 from solver.solve import Solution, SolverError, best_line, solve, to_actions
@@ -192,6 +194,43 @@ def test_greedy_deck() -> None:
     deck = sorted(Variant.BASE.full_deck(), key=lambda card: (card.rank, str(card)))
     result = solve(settings, deck)
     assert result.verdict == "win" and result.score == 25 and result.nodes == 0
+
+
+def test_a_patient_greedy_line_wins_where_the_usual_ones_fall_a_point_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 5 players, Avalanche, standard rules, seed 0 dealt round-robin. On the sixth turn, with 7 clue
+    # tokens and nothing to play, the usual greedy lines let go of a y3 (the other one is still in the
+    # deck) and end at 29; the patient line hints instead, keeps it, and scores 30. So the deal is a
+    # win without a single position of search; with the usual lines only, the search has to find it.
+    settings = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD)
+    model = Deal.of(settings, Variant.AVALANCHE.shuffled_deck(0))
+    root = model.start()
+    usual = [greedy_line(model, root, low) for low in (True, False)]
+    patient, end = greedy_line(model, root, True, patient=True)
+    assert [model.score(ending) for _, ending in usual] == [29, 29] and model.score(end) == 30
+    position = root
+    for move in patient[:5]:
+        position = model.play(position, move)
+    moves = model.moves(position)
+    assert position[4] == 7 and usual[0][0][5] == (DISCARD, card_id(Card.parse("y3"), Variant.AVALANCHE.suits))
+    assert greedy_move(model, position, moves, True, patient=True) == (HINT, -1) == patient[5]
+    spent = position[:4] + (1,) + position[5:]  # with a single clue token left, it lets go of the y3 too
+    assert greedy_move(model, spent, model.moves(spent), True, patient=True) == usual[0][0][5]
+    assert greedy_start(model, root, 30) == (30, patient) and best_line(model).nodes == 0
+    monkeypatch.setattr(greedy, "GREEDY", ((True, False), (False, False)))
+    assert best_line(model).nodes > 0
+
+
+def test_a_patient_greedy_line_below_the_bound_is_not_the_start() -> None:
+    # 4 players, Avalanche, standard rules, seed 1208 dealt round-robin: the greedy lines score 23
+    # (lowest rank first), 20 (highest) and 26 (patient), and the bound is 30. The search and the
+    # model start from the 23 (see `greedy_start`).
+    settings = Settings(players=4, variant=Variant.AVALANCHE, ending=Ending.STANDARD)
+    model = Deal.of(settings, Variant.AVALANCHE.shuffled_deck(1208))
+    root = model.start()
+    lines = [greedy_line(model, root, low, patient) for low, patient in ((True, False), (False, False), (True, True))]
+    assert [model.score(end) for _, end in lines] == [23, 20, 26]
+    assert greedy_start(model, root, 30) == (23, lines[0][0])
+    assert greedy_start(model, root, 26) == (26, lines[2][0])  # (were the bound 26)
 
 
 def test_deck_lost_in_standard_but_won_under_crowning() -> None:
