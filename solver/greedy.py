@@ -64,11 +64,11 @@ def greedy_start(deal: Deal, root: Position, bound: int) -> tuple[int, list[Move
     """The best score of the `GREEDY` lines from `root` and its line, trying them in turn until one
     reaches `bound`.
 
-    The patient line (`greedy_move`) wins about a tenth of the 4p/5p Avalanche deals that the usual
-    two lose, with no search at all, so that more than half the deals end here (5p Avalanche per seat,
-    seeds 4000-4299: median 4.6 -> 2.2 ms). It counts only when it reaches the bound: below it, the
-    usual lines are the better start for the search and the model's hint (4p Avalanche round-robin
-    1208: 1.5 s from their 23, 3-4 s from the patient 26)."""
+    The patient line (`greedy_move`) wins a tenth to a sixth of the 4p/5p Avalanche deals that the
+    usual two lose, with no search at all, so that more than half the deals end here (5p Avalanche
+    per seat, seeds 4000-4299: median 4.6 -> 2.2 ms). It counts only when it reaches the bound: below
+    it, the usual lines are the better start for the search and the model's hint (4p Avalanche
+    round-robin 1208: 1.5 s from their 23, 3-4 s from the patient 26)."""
     best, chosen = -1, []
     for prefer_low, patient in GREEDY:
         line, end = greedy_line(deal, root, prefer_low, patient)

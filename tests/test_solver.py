@@ -198,9 +198,10 @@ def test_greedy_deck() -> None:
 
 def test_a_patient_greedy_line_wins_where_the_usual_ones_fall_a_point_short(monkeypatch: pytest.MonkeyPatch) -> None:
     # 5 players, Avalanche, standard rules, seed 0 dealt round-robin. On the sixth turn, with 7 clue
-    # tokens and nothing to play, the usual greedy lines let go of a y3 (the other one is still in the
-    # deck) and end at 29; the patient line hints instead, keeps it, and scores 30. So the deal is a
-    # win without a single position of search; with the usual lines only, the search has to find it.
+    # tokens and nothing to play, the usual greedy line (lowest rank first) lets go of a y3 (the other
+    # is deck card 31) and ends at 29, as does the other usual line; the patient line hints instead,
+    # keeps it, and scores 30. So the deal is a win without a single position of search; with the
+    # usual lines only, the search has to find it.
     settings = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD)
     model = Deal.of(settings, Variant.AVALANCHE.shuffled_deck(0))
     root = model.start()
