@@ -388,13 +388,11 @@ def _climb(
                         return best, line, refuted, best  # nothing between the best found and the target refuted
                     top = asked - 1
                 # The model joins (once the burning orders have had a longer try at its target) or asks again.
-                top, ends, why, short = _short_of_the_model(model, search, root, top, best, deadline, node_limit, not alone)
-                refuted = why or refuted
-                if short is not None:  # at least `top`, a proven bound
-                    score = _final_score(model, root, short)
-                    return score, short, refuted, score
-                if top <= best:
-                    return best, line, refuted, best
+                top, ends, refuted, decided = _short_of_the_model(
+                    model, search, root, top, best, line, refuted, deadline, node_limit, not alone
+                )
+                if decided is not None:
+                    return decided
                 if not alone:
                     alone = search.nodes + CLIMB_ALONE - MODEL_JOINS  # the climb of this target goes on alone
                 question = _ask(model, root, top, deadline, line, ends=ends)
@@ -409,13 +407,11 @@ def _climb(
                 if question is not None and best < top:
                     question.stop()
                     attempt = 0
-                    top, ends, why, short = _short_of_the_model(model, search, root, top, best, deadline, node_limit)
-                    refuted = why or refuted
-                    if short is not None:
-                        score = _final_score(model, root, short)
-                        return score, short, refuted, score
-                    if top <= best:
-                        return best, line, refuted, best
+                    top, ends, refuted, decided = _short_of_the_model(
+                        model, search, root, top, best, line, refuted, deadline, node_limit
+                    )
+                    if decided is not None:
+                        return decided
                     question = _ask(model, root, top, deadline, line, ends=ends)
                     search.interrupt = question.done.is_set
                 continue
@@ -463,29 +459,38 @@ def _short_of_the_model(
     root: Position,
     top: int,
     best: int,
+    line: list[Move],
+    refuted: str | None,
     deadline: float | None,
     node_limit: int | None,
     burn: bool = False,
-) -> tuple[int, Endings | None, str | None, list[Move] | None]:
-    """Before the model is asked for `top` (a proven bound above `best`): the top as `_endings` lowers it,
-    its endings left open, why the last top refuted fell (None if none did), and a line reaching that
-    top if a short search finds one (else None): in the capped game of each open ending, where the cards
-    above it are trash and every card still needed must be played, the search's tightest case (3p
-    Avalanche round-robin 3236: 27 in 82 positions, where the model took about 3 s);
-    then, with `burn`, in the burning orders (`BURN_JOIN` positions each)."""
+) -> tuple[int, Endings | None, str | None, tuple[int, list[Move], str | None, int] | None]:
+    """Before the model is asked for `top` (a proven bound above `best`, scored by `line`): the top as
+    `_endings` lowers it, its endings left open, how the last target refuted fell (`refuted` unless a
+    top fell here), and `_climb`'s answer if the deal is decided without the model: the top fell to
+    `best`, or a short search found a line reaching it (a proven bound). The short search is in the
+    capped game of each open ending, where the cards above it are trash and every card still needed
+    must be played, the search's tightest case (3p Avalanche round-robin 3236: 27 in 82 positions,
+    where the model took about 3 s); then, with `burn`, in the burning orders (`BURN_JOIN` positions
+    each)."""
     top, ends, why = _endings(model, root, top, best)
+    refuted = why or refuted
     if top <= best:
-        return top, ends, why, None
+        return top, ends, refuted, (best, line, refuted, best)
+    short = None
     if ends is not None and CAPPED_PROBE:
         share = CAPPED_PROBE // len(ends.open)
         for heights in ends.open:
             found = _probe(model, search, capped(model, root, heights), top, share, deadline, node_limit, CAPPED_ORDERS)
             short = None if found is None else uncapped(model, root, heights, found)
             if short is not None:
-                return top, ends, why, short
-    if burn:
-        return top, ends, why, _probe(model, search, root, top, BURN_JOIN * len(BURNING), deadline, node_limit, BURNING)
-    return top, ends, why, None
+                break
+    if short is None and burn:
+        short = _probe(model, search, root, top, BURN_JOIN * len(BURNING), deadline, node_limit, BURNING)
+    if short is None:
+        return top, ends, refuted, None
+    score = _final_score(model, root, short)
+    return top, ends, refuted, (score, short, refuted, score)
 
 
 def _refuted_by_model(crowning: bool, target: int, ends: Endings | None) -> str:
