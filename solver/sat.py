@@ -44,10 +44,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from deducer.settings import MAX_CLUES, MAX_STRIKES, Ending, Stuck
-from solver.endings import Heights, capped
+from solver import cadical
+from solver.endings import Heights
 from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, ONGOING, PLAY, TRASH, Deal, Move, Position
 from solver.search import OutOfBudget
-from solver.windows import draw_windows
+from solver.windows import drawn_by_now, question_windows
 
 if TYPE_CHECKING:  # OR-Tools takes 0.4 s to import: only deals that reach the model pay for it
     from ortools.sat.python import cp_model
@@ -139,7 +140,17 @@ class Question:
     model was told endings (the 94 slowest deals of the benchmarks' sets, seed 1, the search's line
     as the hint), told its endings the model decided 5p round-robin 744 (3.0 s, undecided as it is)
     and 4p per seat 301 (1.1 s against 9.9), and as it is 4p round-robin 839 (0.3 s against 2.3):
-    the pair took 3.0 s at most, 9.9 s in all."""
+    the pair took 3.0 s at most, 9.9 s in all.
+
+    CaDiCaL may be the rival instead (`cadical_rival`): the same question as plain clauses
+    (`solver.clauses`), told the endings, solved in a child process (`solver.cadical`). It fails on
+    other deals than CP-SAT does, refutations above all: alone on the first question, on the slowest
+    deals of fresh seeds, 5p Avalanche round-robin 8240 at 30 in 2.6 s and 8329 in 8.6 s, 4p per seat
+    3236 at 28 in 0.04 s, 5p round-robin 744 at 28 in 8.6 s (both CP-SAT configurations undecided
+    after 30-40 s on all but 3236: 0.4-0.8 s); but 5p per seat 3785, a win, over 30 s (14.7 s without
+    the LP). With a floor, it races for the target itself: its line decides the question (no line
+    beats the target), and its proof that no line reaches the target (`target_refuted`) leaves the
+    question below it undecided, and the target out of reach."""
 
     def __init__(
         self,
@@ -152,14 +163,19 @@ class Question:
         floor: int | None = None,
         race: bool = False,
         ends: Sequence[Heights] = (),
+        cadical_rival: bool = False,
     ) -> None:
         """`line`, a line from `root` (the best found so far), is where the solver starts looking;
         `seed` is CP-SAT's random seed. With a `floor` below `target` (standard rules), the question
         is the best score from `floor` up to `target`, which no line may beat (see `answer`).
-        `race`: a second configuration races the first (see the class; not with a `floor`).
-        `ends`, without a `floor` (standard rules): the question is a line whose fireworks end at one of
-        these heights, each summing to `target`, which no line may beat (`solver.endings`)."""
+        `race`: a rival races the first configuration (see the class): the other configuration (not
+        with a `floor`), or with `cadical_rival` CaDiCaL, where `solver.clauses` applies.
+        `ends` (standard rules): the question is a line whose fireworks end at one of these heights,
+        each summing to `target`, which no line may beat (`solver.endings`); with a `floor`, only
+        CaDiCaL's (its question is the target)."""
         from ortools.sat.python import cp_model
+
+        from solver import clauses  # (it imports this module)
 
         if not applies(deal):
             raise ValueError("the constraint model needs two or more cards in hand, and no passing (stuck=pass)")
@@ -167,11 +183,20 @@ class Question:
         self.target = target
         self.floor = floor if floor is not None and floor < target and deal.rules.ending is Ending.STANDARD else None
         self.root = deal.start() if root is None else root
+        self._seconds = seconds
         self.done = threading.Event()
-        ends = ends if self.floor is None and deal.rules.ending is Ending.STANDARD else ()
-        racing = race and self.floor is None
-        # Each solver's model, and how to read its line (a rival told the endings has its own).
-        self._models = [_hinted(deal, target, self.root, self.floor, () if racing else ends, line)]
+        ends = ends if deal.rules.ending is Ending.STANDARD else ()
+        cadical_races = race and cadical_rival and clauses.applies(deal)
+        racing = race and self.floor is None and not cadical_races  # the pair of configurations
+        # Each solver's model, and how to read its line: the first is told the endings only when it has no
+        # rival (which is told them) and no floor.
+        told = not racing and not cadical_races and self.floor is None
+        self._models = [_hinted(deal, target, self.root, self.floor, ends if told else (), line)]
+        # CaDiCaL races for the target (told its endings), in a child process (started by `run`).
+        self._encoding = clauses.build(deal, target, self.root, ends) if cadical_races else None
+        self._cadical: cadical.Run | None = None
+        self._true: set[int] | None = None  # CaDiCaL's solution, when it decided the question first
+        self.target_refuted = False  # CaDiCaL proved that no line reaches the target (see the class)
         self._solver = cp_model.CpSolver()
         self._solver.parameters.num_workers = 1
         self._solver.parameters.random_seed = seed
@@ -200,20 +225,30 @@ class Question:
     def run(self) -> None:
         """Solve, in this thread (the rival, if any, in another)."""
         try:
-            if len(self._solvers) == 1:
+            if not self.racing:
                 self._status = self._solver.solve(self._models[0][0])
                 return
             threads = [threading.Thread(target=self._race, args=(solver,), daemon=True) for solver in self._solvers]
+            if self._encoding is not None:
+                self._cadical = cadical.Run(self._encoding.clauses, self._seconds)
+                threads.append(threading.Thread(target=self._race_clauses, args=(self._cadical,), daemon=True))
             for thread in threads:
                 thread.start()
             for thread in threads:
                 while thread.is_alive():
-                    if self._decided.wait(0.05):  # stop the loser, repeatedly: only heard once its search has begun
-                        for solver in self._solvers:
-                            solver.stop_search()
+                    if self._decided.wait(0.05):  # stop the losers, repeatedly: only heard once a search has begun
+                        self._stop_all()
                         thread.join(0.005)
         finally:
+            if self._cadical is not None:
+                self._cadical.stop()
             self.done.set()
+
+    def _stop_all(self) -> None:
+        for solver in self._solvers:
+            solver.stop_search()
+        if self._cadical is not None:
+            self._cadical.stop()
 
     def _race(self, solver: cp_model.CpSolver) -> None:
         """One racing solver: the first to decide the question counts (`run` stops the other); if
@@ -230,10 +265,26 @@ class Question:
             if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
                 self._decided.set()
 
+    def _race_clauses(self, run: cadical.Run) -> None:
+        """CaDiCaL racing: if it decides the question first, its answer counts."""
+        from ortools.sat.python import cp_model
+
+        found = run.wait()
+        with self._lock:
+            if found is None or self._status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+                return
+            if found is False and self.floor is not None:
+                self.target_refuted = True  # the question below the target is left undecided
+            elif found is False:
+                self._status = cp_model.INFEASIBLE
+            else:
+                self._status, self._true = cp_model.OPTIMAL, found  # a line reaching the target: the best
+            self._decided.set()
+
     @property
     def racing(self) -> bool:
-        """Does a rival configuration race the first one (see the class)?"""
-        return len(self._solvers) > 1
+        """Does a rival race the first configuration (see the class)?"""
+        return len(self._solvers) > 1 or self._encoding is not None
 
     def start(self) -> None:
         """Solve in a background thread; `done` is set when it finishes."""
@@ -245,8 +296,7 @@ class Question:
         if self._thread is None:
             return
         while not self.done.wait(0.005):
-            for solver in self._solvers:
-                solver.stop_search()  # only heard once the search has begun: repeat until done
+            self._stop_all()  # only heard once a search has begun: repeat until done
         self._thread.join()
 
     def answer(self) -> list[Move] | None:
@@ -261,6 +311,8 @@ class Question:
         model, turns = self._models[self._solvers.index(self._winner)]
         if self._status == cp_model.MODEL_INVALID:  # a bug, not a time limit
             raise RuntimeError(f"invalid constraint model: {model.validate()}")
+        if self._true is not None and self._encoding is not None:
+            return self._encoding.line(self.deal, self.root, self._true)
         if self._status in (cp_model.FEASIBLE, cp_model.OPTIMAL):
             return turns.line(self.deal, self.root, self._winner)
         raise OutOfBudget("time limit reached")
@@ -344,18 +396,6 @@ def _hinted(
     return model, turns
 
 
-def _union(windows: Sequence[range]) -> range:
-    """The turns in any of `windows` (with the turns between)."""
-    spans = [window for window in windows if window]
-    return range(min(w.start for w in spans), max(w.stop for w in spans)) if spans else range(0)
-
-
-def _drawn_by_now(window: range, t: int, players: int) -> bool:
-    """Can the seat acting at turn `t` hold a card drawn within `window`: drawn on one of its earlier turns?"""
-    latest = min(window.stop - 1, t - players)
-    return latest - (latest - t) % players >= window.start
-
-
 def _build(
     deal: Deal, target: int, root: Position, floor: int | None = None, ends: Sequence[Heights] = ()
 ) -> tuple[cp_model.CpModel, _Turns]:
@@ -395,11 +435,7 @@ def _build(
         m.add_at_most_one(owner[i])
     draws_at: list[list[list[cp_model.IntVar]]] = [[[] for _ in range(players)] for _ in range(size)]
     pace = max(0, most_acts(deal, root) - (least - sum(fireworks)))
-    if ends:  # such a line is one of the game where the cards above its ending are trash
-        by_ending = [draw_windows(deal, capped(deal, root, heights), pace) for heights in ends]
-        windows = [_union(ws) for ws in zip(*by_ending)]
-    else:
-        windows = draw_windows(deal, root, pace)  # the turns on which each deck card can be drawn
+    windows = question_windows(deal, root, pace, ends)  # the turns on which each deck card can be drawn
     # Crowning Piece: cards each seat has let go of since the deck ran out (its hand was full then).
     emptied: list[cp_model.IntVar | int] = [rules.hand_size - len(hand) if drawn == size else 0 for hand in hands]
     for t in range(horizon_):
@@ -442,7 +478,7 @@ def _build(
             emptied[seat] = count
         # Only a card this seat can hold is let go of: one of its cards at `root`, or one it drew on a
         # turn of its own before this one, within the card's window.
-        held = [i for i in range(size) if (holder[i] == seat if i < drawn else _drawn_by_now(windows[i], t, players))]
+        held = [i for i in range(size) if (holder[i] == seat if i < drawn else drawn_by_now(windows[i], t, players))]
         let_go = [false] * size
         played = [false] * size
         for i in held:

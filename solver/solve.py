@@ -376,7 +376,9 @@ def _climb(
                             return score, answer, refuted, score
                         if question.proven:
                             return best, line, f"the constraint model proved that no line scores {score + 1}", best
-                    if not question.proven:  # ask again, with another seed and twice the time (see `_ask`)
+                    if question.target_refuted:  # (by CaDiCaL, below which the question is undecided)
+                        asked = question.target
+                    elif not question.proven:  # ask again, with another seed and twice the time (see `_ask`)
                         attempt += 1
                         question = _ask(model, root, top, deadline, line, attempt, best, ends)
                         search.interrupt = question.done.is_set
@@ -517,6 +519,7 @@ MODEL_TIME = 10.0  # seconds of the model's first attempt at a question (see `_a
 # Does a second configuration of the model race the first on each question, the search waiting
 # meanwhile (see `_ask`)? Not on a single core.
 RACE = (os.cpu_count() or 1) >= 2
+CADICAL = True  # on every other attempt, CaDiCaL is the rival (see `_ask`)
 RACE_FIRST = 2.0  # seconds the pair races alone, before the search climbs beside it (see `_ask`)
 
 
@@ -538,7 +541,12 @@ def _ask(
     out, and a new seed (every question the model answered took 8 s at most on 2,000 such deals).
     Every other attempt asks for the best score from one point above `best` up to `target`: when
     the bound itself is hard to decide, a better line below it often is not (5p Avalanche
-    round-robin 744: the model finds 27 in a second, and cannot decide 28 in minutes).
+    round-robin 744: the model finds 27 in a second, and cannot decide 28 in minutes). On two cores,
+    every other attempt has CaDiCaL as the rival (`CADICAL`, `sat.Question`), which decides other
+    deals than the pair: the deals the pair leaves undecided after its first attempt, and only those,
+    go another way (the 20 slowest of seeds 0-1999 and 8000-8499, 3p/4p/5p Avalanche and 5p base,
+    one run each with 40 s: 8 undecided -> 5; 5p per seat 3785 a win in 25 s, 5p round-robin 8329
+    and 8240 losses at 29 in 17 and 15 s; the 12 decided either way 1.0x in all).
 
     On two cores or more (`RACE`), a question without a floor has two configurations racing for its
     whole time (`sat.Question`). Once the model has joined, the search seldom finds the line first
@@ -557,11 +565,12 @@ def _ask(
     if deadline is not None:
         seconds = min(seconds, deadline - time.perf_counter())
     floor = best + 1 if attempt % 2 and best + 1 < target else None
-    heights = ends.open if ends is not None and ends.score == target and floor is None else ()
-    question = sat.Question(model, target, seconds, root, line, seed=1 + attempt, floor=floor, race=RACE, ends=heights)
+    heights = ends.open if ends is not None and ends.score == target else ()
+    cadical_rival = CADICAL and attempt % 2 == 1
+    question = sat.Question(model, target, seconds, root, line, 1 + attempt, floor, RACE, heights, cadical_rival)
     question.start()
     if question.racing:
-        question.done.wait(seconds if heights else min(RACE_FIRST, seconds))
+        question.done.wait(seconds if heights and floor is None else min(RACE_FIRST, seconds))
     return question
 
 

@@ -20,8 +20,11 @@ variables go, and the search learns at once what it would otherwise find clause 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from deducer.settings import MAX_CLUES, MAX_STRIKES
 from solver.bounds import arrivals
+from solver.endings import Heights, capped
 from solver.model import Deal, Position
 
 
@@ -46,6 +49,28 @@ def draw_windows(deal: Deal, root: Position, pace: int) -> list[range]:
     for i in reversed(range(drawn, deal.size - 1)):
         last[i] = min(last[i], last[i + 1] - 1)
     return [range(first[i], last[i] + 1) if i >= drawn else range(0) for i in range(deal.size)]
+
+
+def question_windows(deal: Deal, root: Position, pace: int, ends: Sequence[Heights] = ()) -> list[range]:
+    """The draw windows of a model's question (`solver.sat`, `solver.clauses`): `draw_windows`, or
+    with `ends` the span of each card's windows over the endings (a line ending at one of them is a
+    line of the game where the cards above it are trash: `solver.endings.capped`)."""
+    if not ends:
+        return draw_windows(deal, root, pace)
+    by_ending = [draw_windows(deal, capped(deal, root, heights), pace) for heights in ends]
+    return [_span(windows) for windows in zip(*by_ending)]
+
+
+def _span(windows: Sequence[range]) -> range:
+    """The turns in any of `windows` (with the turns between)."""
+    spans = [window for window in windows if window]
+    return range(min(w.start for w in spans), max(w.stop for w in spans)) if spans else range(0)
+
+
+def drawn_by_now(window: range, t: int, players: int) -> bool:
+    """Can the seat acting at turn `t` hold a card drawn within `window`: drawn on one of its earlier turns?"""
+    latest = min(window.stop - 1, t - players)
+    return latest - (latest - t) % players >= window.start
 
 
 def _reachable(deal: Deal, root: Position) -> list[tuple[int, int]]:

@@ -81,9 +81,11 @@ def test_a_narrow_loss_is_found_by_its_open_endings() -> None:
 
 
 @cache
+@cache
 def brute_forced() -> list[tuple[Deal, Position, int]]:
     """Reduced deals under standard rules that the model covers, at the deal and a few random actions
-    in (caps from lost cards), each with its best score (brute force)."""
+    in (caps from lost cards), each with its best score (brute force; computed once, for the tests
+    of `solver.clauses` too)."""
     rng = random.Random(0)
     found: list[tuple[Deal, Position, int]] = []
     for model in small_deals(300, 500):

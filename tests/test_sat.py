@@ -107,13 +107,10 @@ def test_model_agrees_with_brute_force_from_positions_in_play(seed: int) -> None
     assert checked >= 75 and len(kinds) == 4  # both rule sets, with cards left to draw and without
 
 
-@pytest.mark.parametrize("ending", list(Ending))
-def test_model_agrees_with_the_search_on_larger_deals(ending: Ending) -> None:
-    # Up to 4 suits, 4 ranks, 4 players and 24 cards, every option: the model reaches the search's
-    # best score and proves that one point more is out of reach.
-    rng = random.Random(7)
-    checked = 0
-    while checked < 40:
+def larger_deals(seed: int, ending: Ending, count: int) -> Iterator[Deal]:
+    """`count` random games of up to 4 suits, 4 ranks, 4 players and 24 cards, every option."""
+    rng = random.Random(seed)
+    while count:
         suits, ranks, players, hand = rng.randint(2, 4), rng.randint(2, 4), rng.randint(2, 4), rng.randint(2, 3)
         rules = Rules(
             suits=suits,
@@ -130,11 +127,19 @@ def test_model_agrees_with_the_search_on_larger_deals(ending: Ending) -> None:
         if not players * hand < len(deck) <= 24:
             continue
         rng.shuffle(deck)
-        model = Deal(rules, deck, [seat for _ in range(hand) for seat in range(players)])
+        yield Deal(rules, deck, [seat for _ in range(hand) for seat in range(players)])
+        count -= 1
+
+
+@pytest.mark.parametrize("ending", list(Ending))
+def test_model_agrees_with_the_search_on_larger_deals(ending: Ending) -> None:
+    # Up to 4 suits, 4 ranks, 4 players and 24 cards, every option: the model reaches the search's
+    # best score and proves that one point more is out of reach.
+    for model in larger_deals(7, ending, 40):
         truth = best_line(model).score
+        rules = model.rules
         for target in (truth, truth + 1) if ending is Ending.STANDARD else (rules.max_score,):
-            assert target > rules.max_score or agrees(model, truth, target), (rules, deck, target)
-        checked += 1
+            assert target > rules.max_score or agrees(model, truth, target), (rules, model.deck, target)
 
 
 def test_a_question_with_a_floor_finds_the_best_score_up_to_its_target() -> None:
@@ -287,6 +292,7 @@ class Standin:
         self.floor = None
         self.racing = False  # (the search waits for no race)
         self.proven = refutes
+        self.target_refuted = False
         self.after = 0.02 if refutes else after  # seconds until it answers (None: never)
 
     def start(self) -> None:
@@ -324,6 +330,7 @@ class Asked:
         floor: int | None = None,
         race: bool = False,
         ends: Sequence[Heights] = (),
+        cadical_rival: bool = False,
     ) -> object:
         self.targets.append(target)
         self.lines.append(line)
@@ -332,7 +339,7 @@ class Asked:
         self.ends.append(tuple(ends))
         if target in self.refuted or not self.real:
             return Standin(target, refutes=target in self.refuted)
-        return REAL_QUESTION(model, target, seconds, root, line, seed, floor, race, ends)
+        return REAL_QUESTION(model, target, seconds, root, line, seed, floor, race, ends, cadical_rival)
 
 
 REAL_QUESTION = sat.Question
@@ -383,6 +390,27 @@ def test_a_refuted_bound_is_lowered_by_one(monkeypatch: pytest.MonkeyPatch) -> N
     result = solve(FIVE_AVALANCHE, Variant.AVALANCHE.shuffled_deck(424), time_limit=120)
     assert asked.targets == [30, 29]
     assert result.score >= 29  # the model's line for 29 (it may score more)
+
+
+def test_a_target_refuted_beside_a_question_with_a_floor_is_lowered_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Seed 424 again: the search stalls at 28. The model's first question (30) runs out of time; the
+    # second, for the best score from 29 up to 30 with CaDiCaL as the rival, runs out of time too, but
+    # CaDiCaL (here a stand-in) has proved that no line scores 30: the portfolio asks the real model
+    # for 29 next, not for 30 again.
+    asked = Asked(set(), real=False)
+    standins: list[Standin] = []
+
+    def question(*args: object) -> object:
+        if len(asked.targets) == 2:
+            return REAL_QUESTION(*args)  # type: ignore[arg-type]
+        standins.append(Standin(asked(*args).target, after=0.02))  # type: ignore[arg-type, attr-defined]
+        standins[-1].target_refuted = len(standins) == 2
+        return standins[-1]
+
+    monkeypatch.setattr(sat, "Question", question)
+    result = solve(FIVE_AVALANCHE, Variant.AVALANCHE.shuffled_deck(424), time_limit=120)
+    assert asked.targets == [30, 30] and asked.floors == [None, 29]
+    assert result.score >= 29
 
 
 def test_a_probe_burning_cards_finds_a_narrow_win_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -610,11 +638,13 @@ class OutOfTime(Asked):
         floor: int | None = None,
         race: bool = False,
         ends: Sequence[Heights] = (),
+        cadical_rival: bool = False,
     ) -> object:
         if floor is None:
             super().__call__(model, target, seconds, root, line, seed, floor, race, ends)  # (noted only)
             return Standin(target, after=0.02)
-        return super().__call__(model, target, seconds if self.timed else None, root, line, seed, floor, race, ends)
+        timed = seconds if self.timed else None
+        return super().__call__(model, target, timed, root, line, seed, floor, race, ends, cadical_rival)
 
 
 @pytest.mark.parametrize("timed", [True, False])
@@ -629,6 +659,7 @@ def test_the_model_asks_above_the_best_found_when_the_bound_is_out_of_its_reach(
     asked = OutOfTime(timed)
     monkeypatch.setattr(sat, "Question", asked)
     monkeypatch.setattr(solving, "MODEL_TIME", 2.0)
+    monkeypatch.setattr(solving, "CADICAL", False)  # (its rival would refute 28 in some seconds)
     result = solve(FIVE_AVALANCHE, Variant.AVALANCHE.shuffled_deck(744), time_limit=8 if timed else 5)
     assert (result.verdict, result.score, result.upper) == ("unknown", 27, 28)
     assert asked.floors[:2] == [None, 26] and set(asked.targets) == {28}

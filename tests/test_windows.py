@@ -13,7 +13,7 @@ from solver import sat
 from solver.brute import best_score
 from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, ONGOING, PLAY, Deal, Move, Position, Rules
 from solver.search import OutOfBudget
-from solver.windows import draw_windows
+from solver.windows import draw_windows, drawn_by_now
 from tests.test_midgame import position_in_play
 from tests.test_sat import agrees, targets
 from tests.test_solver import small_deals
@@ -178,7 +178,7 @@ def test_the_windows_decide_a_loss_the_clue_tokens_make(monkeypatch: pytest.Monk
     deal = Deal.of(settings, Variant.AVALANCHE.shuffled_deck(839))
     assert sat.reach(deal, 30, seconds=20) is None
     wide = [range(card - 20, 200) for card in range(deal.size)]  # one draw a turn at most, as before
-    monkeypatch.setattr(sat, "draw_windows", lambda deal, root, pace: wide)
+    monkeypatch.setattr(sat, "question_windows", lambda deal, root, pace, ends: wide)
     with pytest.raises(OutOfBudget):
         sat.reach(deal, 30, seconds=5)
 
@@ -191,4 +191,4 @@ def test_a_seat_lets_go_only_of_a_card_drawn_on_an_earlier_turn_of_its_own() -> 
             for stop in range(start, start + 15):
                 for t in range(32):
                     expected = any(d <= t - players and (t - d) % players == 0 for d in range(start, stop))
-                    assert sat._drawn_by_now(range(start, stop), t, players) == expected, (players, start, stop, t)
+                    assert drawn_by_now(range(start, stop), t, players) == expected, (players, start, stop, t)

@@ -1,0 +1,229 @@
+"""The constraint model's question as plain clauses, for a SAT solver (CaDiCaL, `solver.cadical`).
+
+The same unrolled game as `solver.sat` (read it first: turns, let-go and draw booleans, the draw
+windows, the restrictions that lose no line), with every counter made boolean: the clue tokens one
+of nine values per turn, the sums at most one (pairwise, or PySAT's sequential counter), the pace
+and strikes PySAT's cardinality encodings. CP-SAT, solving its own model, and CaDiCaL, solving
+these clauses, fail on different deals: on the deals that took our solver longest, CaDiCaL refuted
+30 on 5p Avalanche round-robin 8240 in 2.6 s (CP-SAT: undecided after 40 s without its linear
+relaxation) and found the 30 of 3p round-robin 8071 in 85 s (CP-SAT: undecided after 180 s); it
+does worse on others (see `solver.sat.Question`, which races the two).
+
+Standard rules without Timed Choreography only (`applies`), and no floor: a question for a
+`target` (or for one of the `ends`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+
+from deducer.settings import MAX_CLUES, MAX_STRIKES, Ending
+from solver import sat
+from solver.endings import Heights
+from solver.model import DISCARD, HINT, MISPLAY, ONGOING, PLAY, TRASH, Deal, Move, Position
+from solver.sat import holders, horizon, most_acts
+from solver.windows import drawn_by_now, question_windows
+
+PAIRWISE = 6  # at most one of this many literals or fewer: pairwise clauses, beyond: a sequential counter
+
+
+def applies(deal: Deal) -> bool:
+    """True when the clauses cover the deal's rules: standard rules without Timed Choreography (and
+    what `solver.sat.applies` asks)."""
+    rules = deal.rules
+    return rules.ending is Ending.STANDARD and not rules.choreography and sat.applies(deal)
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """A question's clauses, and how to read a line back from a model (a set of true variables)."""
+
+    clauses: list[list[int]]
+    kinds: list[tuple[int, int, int, int]]  # [t]: the variables of a hint, play, discard, misplay
+    let_go: list[dict[int, int]]  # [t][i]: deck card i leaves its hand at turn t (absent: it cannot)
+
+    def line(self, deal: Deal, root: Position, true: set[int]) -> list[Move]:
+        """The moves of a solution from `root` (`true`: its true variables), up to the end of the game."""
+        position = root
+        moves: list[Move] = []
+        for t, (hint, play, discard, _) in enumerate(self.kinds):
+            if deal.status(position) != ONGOING:
+                break
+            if hint in true:
+                move: Move = (HINT, -1)
+            else:
+                index = next(i for i, var in self.let_go[t].items() if var in true)
+                card = deal.deck[index]
+                if card not in position[7][position[0]]:
+                    card = TRASH
+                move = (PLAY if play in true else DISCARD if discard in true else MISPLAY, card)
+            moves.append(move)
+            position = deal.play(position, move)
+        return moves
+
+
+class _Builder:
+    """Fresh variables and clauses, with the few shapes the model needs."""
+
+    def __init__(self) -> None:
+        self.pool = IDPool()
+        self.clauses: list[list[int]] = []
+        self.true: int = self.new()
+        self.clauses.append([self.true])
+
+    def new(self) -> int:
+        var: int = self.pool._next()
+        return var
+
+    def at_most_one(self, lits: Sequence[int]) -> None:
+        if len(lits) <= PAIRWISE:
+            self.clauses.extend([-a, -b] for k, a in enumerate(lits) for b in lits[k + 1 :])
+        else:
+            self.at_most(lits, 1)
+
+    def at_most(self, lits: Sequence[int], bound: int) -> None:
+        if bound <= 0:
+            self.clauses.extend([-lit] for lit in lits)
+        elif bound < len(lits):
+            self.clauses.extend(CardEnc.atmost(list(lits), bound, vpool=self.pool, encoding=EncType.seqcounter).clauses)
+
+    def same_as_any(self, var: int, lits: Sequence[int]) -> None:
+        """`var` is true exactly when one of `lits` is."""
+        self.clauses.append([-var, *lits])
+        self.clauses.extend([-lit, var] for lit in lits)
+
+    def one_of(self, lits: Sequence[int]) -> None:
+        self.clauses.append(list(lits))
+        self.at_most_one(lits)
+
+
+def build(deal: Deal, target: int, root: Position | None = None, ends: Sequence[Heights] = ()) -> Encoding:
+    """The clauses of "a line from `root` (default: the opening deal) scoring at least `target`", or
+    with `ends`: "a line whose fireworks end at one of these heights" (`solver.sat._build`, whose
+    constraints these mirror one for one, in the same order)."""
+    root = deal.start() if root is None else root
+    rules = deal.rules
+    players, ranks = rules.players, rules.ranks
+    deck, size = deal.deck, deal.size
+    first, drawn, fireworks, _, root_clues, root_strikes, final, _ = root
+    cards = rules.suits * ranks
+    horizon_ = horizon(deal, target, root)
+    b = _Builder()
+    true, false = b.true, -b.true
+    copies = deal.places
+
+    drawn_before = [true if i < drawn else false for i in range(size)]
+    drawn_history = [drawn_before]
+    done_before = [true if c % ranks < fireworks[c // ranks] else false for c in range(cards)]
+    clues_before = [true if v == root_clues else false for v in range(MAX_CLUES + 1)]  # one of nine values
+    owner = [[b.new() for _ in range(players)] for _ in range(size)]
+    holder = holders(deal, root)
+    for i, seat in enumerate(holder):
+        b.clauses.extend([owner[i][p] if seat == p else -owner[i][p]] for p in range(players))
+    for i in range(drawn, size):
+        b.at_most_one(owner[i])
+    draws_at: list[list[list[int]]] = [[[] for _ in range(players)] for _ in range(size)]
+    pace = max(0, most_acts(deal, root) - (target - sum(fireworks)))
+    windows = question_windows(deal, root, pace, ends)
+    kinds: list[tuple[int, int, int, int]] = []
+    let_goes: list[dict[int, int]] = []
+    for t in range(horizon_):
+        seat = (first + t) % players
+        exhausted = drawn_before[size - 1]
+        if final >= 0:
+            over = true if t >= final else false
+        elif t - players - 1 >= 0:
+            over = drawn_history[t - players][size - 1]
+        else:
+            over = false
+        hint, play, discard, misplay, act = (b.new() for _ in range(5))
+        b.same_as_any(act, [play, discard, misplay])
+        b.at_most_one([play, discard, misplay])
+        b.one_of([hint, act, over])
+        held = [i for i in range(size) if (holder[i] == seat if i < drawn else drawn_by_now(windows[i], t, players))]
+        let_go = {i: b.new() for i in held}
+        played = {i: b.new() for i in held}
+        for i in held:
+            b.clauses.append([-played[i], let_go[i]])
+            if i >= drawn:
+                b.clauses.append([-let_go[i], owner[i][seat]])
+                b.clauses.append([-let_go[i], drawn_before[i]])
+        b.same_as_any(act, list(let_go.values()))
+        b.at_most_one(list(let_go.values()))
+        b.same_as_any(play, list(played.values()))
+        # Draws: the next deck card, on every play, discard or misplay while the deck lasts.
+        drawn_now: list[int] = []
+        drawn_after: list[int] = []
+        for i in range(size):
+            if t not in windows[i]:
+                drawn_after.append(false if t < windows[i].start else drawn_before[i])
+                continue
+            step, now = b.new(), b.new()
+            b.same_as_any(step, [drawn_before[i], now])
+            b.clauses.append([-drawn_before[i], -now])
+            if i > drawn:
+                b.clauses.append([-step, drawn_after[i - 1]])
+            draws_at[i][seat].append(now)
+            drawn_after.append(step)
+            drawn_now.append(now)
+        b.clauses.extend([-now, act] for now in drawn_now)
+        b.at_most_one(drawn_now)
+        b.clauses.append([-act, exhausted, *drawn_now])
+        drawn_before = drawn_after
+        drawn_history.append(drawn_before)
+        # Fireworks: a card is played only onto the rank below it, once; no misplay of a playable card.
+        done_after: list[int] = []
+        for card in range(cards):
+            now_played = [played[i] for i in copies[card] if i in played]
+            if not now_played:
+                done_after.append(done_before[card])
+                continue
+            state = b.new()
+            b.same_as_any(state, [done_before[card], *now_played])
+            b.at_most_one([done_before[card], *now_played])
+            done_after.append(state)
+            below = [-done_before[card - 1]] if card % ranks else []
+            if card % ranks:
+                b.clauses.extend([-var, done_before[card - 1]] for var in now_played)
+            b.clauses.extend([-let_go[i], -misplay, done_before[card], *below] for i in copies[card] if i in let_go)
+        done_before = done_after
+        # Clue tokens: one less after a hint, one more after a discard, one more after a 5 played (at
+        # most 8), the same after a misplay (at 8 tokens only) or once the game is over.
+        clues = [b.new() for _ in range(MAX_CLUES + 1)]
+        b.one_of(clues)
+        five = b.new()
+        b.same_as_any(five, [played[i] for i in held if deck[i] % ranks == ranks - 1])
+        for v, was in enumerate(clues_before):
+            if was == false:
+                continue
+            b.clauses.append([-was, -hint, clues[v - 1]] if v else [-was, -hint])
+            b.clauses.append([-was, -discard, clues[v + 1]] if v < MAX_CLUES else [-was, -discard])
+            b.clauses.append([-was, -misplay, clues[v]] if v == MAX_CLUES else [-was, -misplay])
+            b.clauses.append([-was, -over, clues[v]])
+            b.clauses.append([-was, -play, five, clues[v]])
+            b.clauses.append([-was, -play, -five, clues[min(v + 1, MAX_CLUES)]])
+        clues_before = clues
+        kinds.append((hint, play, discard, misplay))
+        let_goes.append(let_go)
+    for i in range(drawn, size):
+        for p in range(players):
+            b.same_as_any(owner[i][p], draws_at[i][p])
+    for i in range(size):
+        b.at_most_one([let_go[i] for let_go in let_goes if i in let_go])
+    misplays = [kind[3] for kind in kinds]
+    b.at_most(misplays, MAX_STRIKES - 1 - root_strikes)
+    b.at_most([kind[2] for kind in kinds] + misplays, pace)
+    choices = [b.new() for _ in ends] if len(ends) > 1 else [true] * len(ends)
+    if len(choices) > 1:
+        b.one_of(choices)
+    for heights, chosen in zip(ends, choices):
+        for card, var in enumerate(done_before):
+            b.clauses.append([-chosen, var if card % ranks < heights[card // ranks] else -var])
+    if target >= cards:
+        b.clauses.extend([var] for var in done_before)
+    elif not ends:
+        b.clauses.extend(CardEnc.atleast(done_before, target, vpool=b.pool, encoding=EncType.seqcounter).clauses)
+    return Encoding(b.clauses, kinds, let_goes)

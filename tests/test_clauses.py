@@ -1,0 +1,132 @@
+"""The model as clauses, solved by CaDiCaL: brute-force and search cross-checks, and its child process."""
+
+from __future__ import annotations
+
+import time
+
+from pysat.solvers import Solver
+
+from deducer import Ending
+from solver import cadical, clauses, sat
+from solver.brute import best_score
+from solver.endings import endings, open_endings
+from solver.model import Deal, Move, Position
+from solver.solve import best_line
+from tests.test_endings import brute_forced
+from tests.test_sat import larger_deals, line_score
+from tests.test_solver import small_deals
+
+
+def solved(model: Deal, target: int, root: Position | None = None, ends: tuple[tuple[int, ...], ...] = ()) -> list[Move] | None:
+    """The line CaDiCaL finds for the question's clauses (in this process), or None if there is none."""
+    root = model.start() if root is None else root
+    encoding = clauses.build(model, target, root, ends)
+    with Solver(name=cadical.SOLVER, bootstrap_with=encoding.clauses) as solver:
+        if not solver.solve():
+            return None
+        return encoding.line(model, root, {lit for lit in solver.get_model() if lit > 0})
+
+
+def test_the_clauses_agree_with_brute_force_on_every_target() -> None:
+    # Small deals under standard rules, at the deal and a few random actions in (clue tokens spent,
+    # strikes, cards lost, the deck run out): for every target, CaDiCaL finds a line exactly when the
+    # brute force says one exists, and the line replays from the position to at least the target.
+    found = refuted = in_play = 0
+    for model, root, truth in brute_forced()[::2]:
+        assert clauses.applies(model) == (not model.rules.choreography)
+        if not clauses.applies(model):
+            continue
+        in_play += root != model.start()
+        for target in range(sum(root[2]), model.rules.max_score + 1):
+            line = solved(model, target, root)
+            if line is None:
+                assert target > truth, (model.rules, model.deck, root, target)
+                refuted += 1
+            else:
+                assert truth >= line_score(model, line, root) >= target, (model.rules, model.deck, root, target)
+                found += 1
+    assert found >= 350 and refuted >= 120 and in_play >= 25
+
+
+def test_the_clauses_told_the_endings_agree_with_brute_force() -> None:
+    # The same positions, for the true best score and one point more (no line beats either): told every
+    # ending, or those the bounds leave open, CaDiCaL finds a line exactly for the true best, and it
+    # ends at one of them.
+    found = refuted = 0
+    for model, root, truth in brute_forced():
+        for target in (truth, truth + 1):
+            if not clauses.applies(model) or not sum(root[2]) <= target < sum(root[3]):
+                continue
+            ends = open_endings(model, root, target)
+            assert ends is not None
+            for heights in {tuple(endings(model, root, target)), ends.open} - {()}:
+                line = solved(model, target, root, heights)
+                assert (line is None) == (target > truth), (model.deck, root, target, heights)
+                if line is not None:
+                    position = root
+                    for move in line:
+                        position = model.play(position, move)
+                    assert position[2] in heights
+                found += line is not None
+                refuted += line is None
+    assert found >= 150 and refuted >= 50
+
+
+def test_the_clauses_agree_with_the_search_on_larger_deals() -> None:
+    # Up to 4 suits, 4 ranks, 4 players and 24 cards, standard rules: CaDiCaL reaches the search's best
+    # score and proves that one point more is out of reach.
+    checked = 0
+    for model in larger_deals(17, Ending.STANDARD, 50):
+        if not clauses.applies(model):
+            continue
+        truth = best_line(model).score
+        line = solved(model, truth)
+        assert line is not None and line_score(model, line) >= truth, (model.rules, model.deck)
+        assert truth == model.rules.max_score or solved(model, truth + 1) is None, (model.rules, model.deck)
+        checked += 1
+    assert checked >= 30
+
+
+def test_cadical_races_a_question_with_a_floor_for_its_target() -> None:
+    # Small deals, standard rules: the best score from one point below a target up to it, raced by
+    # CaDiCaL for the target itself, CP-SAT given no time. Where the brute force reaches the target,
+    # CaDiCaL's line (from its child process, read from its own variables) decides the question;
+    # where it does not, CaDiCaL proves the target out of reach and the question below it is left
+    # undecided.
+    found = refuted = 0
+    for model in small_deals(107, 120):
+        if not clauses.applies(model):
+            continue
+        truth = best_score(model)
+        for target in range(max(1, truth), min(truth + 1, model.rules.max_score) + 1):
+            question = sat.Question(model, target, floor=target - 1, race=True, cadical_rival=True)
+            question._solver.parameters.max_time_in_seconds = 1e-9
+            question.run()
+            if target <= truth:
+                line = question.answer()
+                assert line is not None and truth >= line_score(model, line) >= target, (model.deck, target)
+                assert question.proven and not question.target_refuted
+                found += 1
+            else:
+                assert question.target_refuted and not question.proven, (model.deck, target)
+                refuted += 1
+    assert found >= 10 and refuted >= 3
+
+
+def test_a_run_stopped_or_out_of_time_is_undecided_and_its_child_gone() -> None:
+    # A hard question (3-player Avalanche round-robin 8071 at 30, a win CaDiCaL takes over a minute
+    # on): given 0.2 s, the run answers None soon after; stopped, at once; either way its child
+    # process has ended.
+    from deducer import DealOrder, Settings, Variant
+
+    settings = Settings(players=3, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.ROUND_ROBIN)
+    model = Deal.of(settings, tuple(settings.variant.shuffled_deck(8071)))
+    encoding = clauses.build(model, 30)
+    begin = time.perf_counter()
+    run = cadical.Run(encoding.clauses, 0.2)
+    assert run.wait() is None
+    assert time.perf_counter() - begin < 1.5 and run._process.poll() is not None
+    run = cadical.Run(encoding.clauses, 60)
+    begin = time.perf_counter()
+    run.stop()
+    assert run.wait() is None and time.perf_counter() - begin < 1 and run._process.poll() is not None
