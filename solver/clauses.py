@@ -6,8 +6,8 @@ of nine values per turn, the sums at most one (pairwise, or PySAT's sequential c
 and strikes PySAT's cardinality encodings. CP-SAT, solving its own model, and CaDiCaL, solving
 these clauses, fail on different deals: on the deals that took our solver longest, CaDiCaL refuted
 30 on 5p Avalanche round-robin 8240 in 2.6 s (CP-SAT: undecided after 40 s without its linear
-relaxation) and found the 30 of 3p round-robin 8071 in 85 s (CP-SAT: undecided after 180 s); it
-does worse on others (see `solver.sat.Question`, which races the two).
+relaxation) and found the 30 of 3p Avalanche round-robin 8071 in 85 s (CP-SAT: undecided after 180 s); it
+does worse on others (see `solver.sat.Question`, where CaDiCaL races CP-SAT).
 
 Standard rules without Timed Choreography only (`applies`), and no floor: a question for a
 `target` (or for one of the `ends`)."""
@@ -75,7 +75,7 @@ class _Builder:
         self.clauses.append([self.true])
 
     def new(self) -> int:
-        var: int = self.pool._next()
+        var: int = self.pool.id()  # (a fresh variable)
         return var
 
     def at_most_one(self, lits: Sequence[int]) -> None:
