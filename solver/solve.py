@@ -546,7 +546,8 @@ def _ask(
     deals than the pair: the deals the pair leaves undecided after its first attempt, and only those,
     go another way (the 20 slowest of seeds 0-1999 and 8000-8499, 3p/4p/5p Avalanche and 5p base,
     one run each with 40 s: 8 undecided -> 5; 5p per seat 3785 a win in 25 s, 5p round-robin 8329
-    and 8240 losses at 29 in 17 and 15 s; the 12 decided either way 1.0x in all).
+    and 8240 losses at 29 in 17 and 15 s; the 12 decided either way, which CaDiCaL never reached,
+    60 s in all and the median deal 1.00x).
 
     On two cores or more (`RACE`), a question without a floor has two configurations racing for its
     whole time (`sat.Question`). Once the model has joined, the search seldom finds the line first
