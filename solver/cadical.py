@@ -12,7 +12,6 @@ import math
 import signal
 import subprocess
 import sys
-import threading
 from typing import Literal
 
 SOLVER = "cadical195"
@@ -24,7 +23,6 @@ class Run:
     def __init__(self, clauses: list[list[int]], seconds: float | None = None) -> None:
         self._seconds = seconds
         self._input = marshal.dumps(clauses)
-        self._stopped = threading.Event()
         self._process = subprocess.Popen(
             [sys.executable, "-m", "solver.cadical", str(seconds or 0)],
             stdin=subprocess.PIPE,
@@ -39,14 +37,13 @@ class Run:
         except (subprocess.TimeoutExpired, BrokenPipeError):
             self.stop()
             return None
-        if self._stopped.is_set() or self._process.returncode != 0 or not output:
+        if self._process.returncode != 0 or not output:  # (killed: stopped, or by its alarm)
             return None
         found: list[int] | None = marshal.loads(output)
         return False if found is None else {lit for lit in found if lit > 0}
 
     def stop(self) -> None:
         """Kill the child (if still running) and reap it."""
-        self._stopped.set()
         if self._process.poll() is None:
             self._process.kill()
         self._process.wait()
