@@ -7,10 +7,11 @@ import time
 from pysat.solvers import Solver
 
 from deducer import Ending
+from deducer.settings import MAX_CLUES, MAX_STRIKES
 from solver import cadical, clauses, sat
 from solver.brute import best_score
 from solver.endings import endings, open_endings
-from solver.model import Deal, Move, Position
+from solver.model import DISCARD, HINT, MISPLAY, PLAY, TRASH, Deal, Move, Position
 from solver.solve import best_line
 from tests.test_endings import brute_forced
 from tests.test_sat import larger_deals, line_score
@@ -18,13 +19,35 @@ from tests.test_solver import small_deals
 
 
 def solved(model: Deal, target: int, root: Position | None = None, ends: tuple[tuple[int, ...], ...] = ()) -> list[Move] | None:
-    """The line CaDiCaL finds for the question's clauses (in this process), or None if there is none."""
+    """The line CaDiCaL finds for the question's clauses (in this process), or None if there is none;
+    every move of the line is legal."""
     root = model.start() if root is None else root
     encoding = clauses.build(model, target, root, ends)
     with Solver(name=cadical.SOLVER, bootstrap_with=encoding.clauses) as solver:
         if not solver.solve():
             return None
-        return encoding.line(model, root, {lit for lit in solver.get_model() if lit > 0})
+        line = encoding.line(model, root, {lit for lit in solver.get_model() if lit > 0})
+    position = root
+    for move in line:
+        assert legal(model, position, move), (model.rules, model.deck, root, target, line, move)
+        position = model.play(position, move)
+    return line
+
+
+def legal(model: Deal, position: Position, move: Move) -> bool:
+    """Do the rules allow `move` (not only the moves `Deal.moves` keeps: it leaves out dominated ones)?"""
+    kind, card = move
+    if kind == HINT:
+        return model.can_hint(position)
+    clues, strikes, hand = position[4], position[5], position[7][position[0]]
+    if card not in hand:
+        return False
+    playable = card != TRASH and model.playable(position[2], card)
+    if kind == PLAY:
+        return playable
+    if kind == DISCARD:
+        return clues < MAX_CLUES
+    return kind == MISPLAY and not playable and strikes + 1 < MAX_STRIKES
 
 
 def test_the_clauses_agree_with_brute_force_on_every_target() -> None:

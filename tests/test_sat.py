@@ -396,20 +396,31 @@ def test_a_target_refuted_beside_a_question_with_a_floor_is_lowered_by_one(monke
     # Seed 424 again: the search stalls at 28. The model's first question (30) runs out of time; the
     # second, for the best score from 29 up to 30 with CaDiCaL as the rival, runs out of time too, but
     # CaDiCaL (here a stand-in) has proved that no line scores 30: the portfolio asks the real model
-    # for 29 next, not for 30 again.
-    asked = Asked(set(), real=False)
-    standins: list[Standin] = []
+    # for 29 next (if the search does not find it first), never for 30 again.
+    asked: list[tuple[int, int | None]] = []
 
-    def question(*args: object) -> object:
-        if len(asked.targets) == 2:
-            return REAL_QUESTION(*args)  # type: ignore[arg-type]
-        standins.append(Standin(asked(*args).target, after=0.02))  # type: ignore[arg-type, attr-defined]
-        standins[-1].target_refuted = len(standins) == 2
-        return standins[-1]
+    def question(
+        model: Deal,
+        target: int,
+        seconds: float | None = None,
+        root: Position | None = None,
+        line: list[Move] | None = None,
+        seed: int = 1,
+        floor: int | None = None,
+        race: bool = False,
+        ends: Sequence[Heights] = (),
+        cadical_rival: bool = False,
+    ) -> object:
+        asked.append((target, floor))
+        if len(asked) > 2:
+            return REAL_QUESTION(model, target, seconds, root, line, seed, floor, race, ends, cadical_rival)
+        standin = Standin(target, after=0.02)
+        standin.target_refuted = len(asked) == 2
+        return standin
 
     monkeypatch.setattr(sat, "Question", question)
     result = solve(FIVE_AVALANCHE, Variant.AVALANCHE.shuffled_deck(424), time_limit=120)
-    assert asked.targets == [30, 30] and asked.floors == [None, 29]
+    assert asked[:2] == [(30, None), (30, 29)] and all(target <= 29 for target, _ in asked[2:])
     assert result.score >= 29
 
 
