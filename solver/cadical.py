@@ -12,35 +12,46 @@ import math
 import signal
 import subprocess
 import sys
+import threading
 from typing import Literal
 
 SOLVER = "cadical195"
 
+Answer = set[int] | Literal[False] | None  # the true variables of a solution; False: none; None: undecided
+
 
 class Run:
-    """One solve in a child process, started at once; `wait` for its answer from any thread, `stop` it from any other."""
+    """One solve in a child process, started at once; its answer is awaited (`wait`) from any thread,
+    by any number of them, and it is stopped (`stop`) from any other."""
 
     def __init__(self, clauses: list[list[int]], seconds: float | None = None) -> None:
         self._seconds = seconds
-        self._input = marshal.dumps(clauses)
+        self._answer: Answer = None
+        self.finished = threading.Event()  # set once the answer is known (or the run stopped)
         self._process = subprocess.Popen(
             [sys.executable, "-m", "solver.cadical", str(seconds or 0)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
         )
+        threading.Thread(target=self._collect, args=(marshal.dumps(clauses),), daemon=True).start()
 
-    def wait(self) -> set[int] | Literal[False] | None:
-        """The true variables of a solution; False if there is none; None if undecided (stopped, or out of time)."""
+    def _collect(self, data: bytes) -> None:
         try:
-            output, _ = self._process.communicate(self._input, timeout=self._seconds)
+            output, _ = self._process.communicate(data, timeout=self._seconds)
         except (subprocess.TimeoutExpired, BrokenPipeError):
             self.stop()
-            return None
-        if self._process.returncode != 0 or not output:  # (killed: stopped, or by its alarm)
-            return None
-        found: list[int] | None = marshal.loads(output)
-        return False if found is None else {lit for lit in found if lit > 0}
+            output = b""
+        if self._process.returncode == 0 and output:  # (not killed: stopped, or by its alarm)
+            found: list[int] | None = marshal.loads(output)
+            self._answer = False if found is None else {lit for lit in found if lit > 0}
+        self.finished.set()
+
+    def wait(self, timeout: float | None = None) -> Answer:
+        """The answer: the true variables of a solution; False if there is none; None if undecided
+        (stopped, out of time, or still running after `timeout` seconds)."""
+        self.finished.wait(timeout)
+        return self._answer
 
     def stop(self) -> None:
         """Kill the child (if still running) and reap it."""

@@ -21,7 +21,7 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from deducer.settings import MAX_CLUES, MAX_STRIKES, Ending
-from solver import sat
+from solver import cadical, sat
 from solver.endings import Heights
 from solver.model import DISCARD, HINT, MISPLAY, ONGOING, PLAY, TRASH, Deal, Move, Position
 from solver.sat import holders, horizon, most_acts
@@ -227,3 +227,18 @@ def build(deal: Deal, target: int, root: Position | None = None, ends: Sequence[
     elif not ends:
         b.clauses.extend(CardEnc.atleast(done_before, target, vpool=b.pool, encoding=EncType.seqcounter).clauses)
     return Encoding(b.clauses, kinds, let_goes)
+
+
+class Rival:
+    """CaDiCaL solving the clauses of one question (`build`) in a child process (`solver.cadical`),
+    started at once. It may outlive a `solver.sat.Question` it races, and race the next ones on the
+    same question (`solver.solve._ask`): CaDiCaL has no seed to vary, and a restart would lose what
+    it learnt."""
+
+    def __init__(
+        self, deal: Deal, target: int, root: Position | None = None, ends: Sequence[Heights] = (), seconds: float | None = None
+    ) -> None:
+        self.target = target
+        self.ends = tuple(ends)
+        self.encoding = build(deal, target, root, ends)
+        self.run = cadical.Run(self.encoding.clauses, seconds)

@@ -40,11 +40,11 @@ out of the game.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from deducer.settings import MAX_CLUES, MAX_STRIKES, Ending, Stuck
-from solver import cadical
 from solver.endings import Heights
 from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, ONGOING, PLAY, TRASH, Deal, Move, Position
 from solver.search import OutOfBudget
@@ -52,6 +52,8 @@ from solver.windows import drawn_by_now, question_windows
 
 if TYPE_CHECKING:  # OR-Tools takes 0.4 s to import: only deals that reach the model pay for it
     from ortools.sat.python import cp_model
+
+    from solver.clauses import Rival
 
 
 def applies(deal: Deal) -> bool:
@@ -142,8 +144,9 @@ class Question:
     and 4p per seat 301 (1.1 s against 9.9), and as it is 4p round-robin 839 (0.3 s against 2.3):
     the pair took 3.0 s at most, 9.9 s in all.
 
-    CaDiCaL may be the rival instead (`cadical_rival`): the same question as plain clauses
-    (`solver.clauses`), told the endings, solved in a child process (`solver.cadical`). It fails on
+    CaDiCaL may be the rival instead (`rival`): the same question as plain clauses
+    (`solver.clauses`), told the endings, solved in a child process (`solver.cadical`) that may go on
+    from one question to the next (the question ends with its own time, not the child's). It fails on
     other deals than CP-SAT does, refutations above all: alone on the first question, on the slowest
     deals of fresh seeds, 5p Avalanche round-robin 8240 at 30 in 2.6 s and 8329 in 8.6 s, 4p per seat
     3236 at 28 in 0.04 s, 5p round-robin 744 at 28 in 8.6 s (both CP-SAT configurations undecided
@@ -163,19 +166,18 @@ class Question:
         floor: int | None = None,
         race: bool = False,
         ends: Sequence[Heights] = (),
-        cadical_rival: bool = False,
+        rival: Rival | None = None,
     ) -> None:
         """`line`, a line from `root` (the best found so far), is where the solver starts looking;
         `seed` is CP-SAT's random seed. With a `floor` below `target` (standard rules), the question
         is the best score from `floor` up to `target`, which no line may beat (see `answer`).
         `race`: a rival races the first configuration (see the class): the other configuration (not
-        with a `floor`), or with `cadical_rival` CaDiCaL, where `solver.clauses` applies.
+        with a `floor`), or CaDiCaL's `rival` run, solving this question (for `target`, told `ends`);
+        the question leaves it running.
         `ends` (standard rules): the question is a line whose fireworks end at one of these heights,
         each summing to `target`, which no line may beat (`solver.endings`); with a `floor`, only
         CaDiCaL's (its question is the target)."""
         from ortools.sat.python import cp_model
-
-        from solver import clauses  # (it imports this module)
 
         if not applies(deal):
             raise ValueError("the constraint model needs two or more cards in hand, and no passing (stuck=pass)")
@@ -186,15 +188,13 @@ class Question:
         self._seconds = seconds
         self.done = threading.Event()
         ends = ends if deal.rules.ending is Ending.STANDARD else ()
-        cadical_races = race and cadical_rival and clauses.applies(deal)
+        cadical_races = race and rival is not None
         racing = race and self.floor is None and not cadical_races  # the pair of configurations
         # Each solver's model, and how to read its line: the first is told the endings only when it has no
         # rival (which is told them) and no floor.
         told = not racing and not cadical_races and self.floor is None
         self._models = [_hinted(deal, target, self.root, self.floor, ends if told else (), line)]
-        # CaDiCaL races for the target (told its endings), in a child process (started by `run`).
-        self._encoding = clauses.build(deal, target, self.root, ends) if cadical_races else None
-        self._cadical: cadical.Run | None = None
+        self._rival = rival if cadical_races else None  # CaDiCaL, racing for the target (told its endings)
         self._true: set[int] | None = None  # CaDiCaL's solution, when it decided the question first
         self.target_refuted = False  # CaDiCaL proved that no line reaches the target (see the class)
         self._solver = cp_model.CpSolver()
@@ -220,6 +220,7 @@ class Question:
         self._winner = self._solver  # the solver whose answer counts
         self._lock = threading.Lock()
         self._decided = threading.Event()  # a racing solver has decided the question
+        self._over = threading.Event()  # the question is decided or stopped: CaDiCaL's racer stops waiting
         self._thread: threading.Thread | None = None
 
     def run(self) -> None:
@@ -229,9 +230,8 @@ class Question:
                 self._status = self._solver.solve(self._models[0][0])
                 return
             threads = [threading.Thread(target=self._race, args=(solver,), daemon=True) for solver in self._solvers]
-            if self._encoding is not None:
-                self._cadical = cadical.Run(self._encoding.clauses, self._seconds)
-                threads.append(threading.Thread(target=self._race_clauses, args=(self._cadical,), daemon=True))
+            if self._rival is not None:
+                threads.append(threading.Thread(target=self._race_clauses, args=(self._rival,), daemon=True))
             for thread in threads:
                 thread.start()
             for thread in threads:
@@ -240,15 +240,12 @@ class Question:
                         self._stop_all()
                         thread.join(0.005)
         finally:
-            if self._cadical is not None:
-                self._cadical.stop()
             self.done.set()
 
     def _stop_all(self) -> None:
         for solver in self._solvers:
             solver.stop_search()
-        if self._cadical is not None:
-            self._cadical.stop()
+        self._over.set()
 
     def _race(self, solver: cp_model.CpSolver) -> None:
         """One racing solver: the first to decide the question counts (`run` stops the other); if
@@ -265,11 +262,16 @@ class Question:
             if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
                 self._decided.set()
 
-    def _race_clauses(self, run: cadical.Run) -> None:
-        """CaDiCaL racing: if it decides the question first, its answer counts."""
+    def _race_clauses(self, rival: Rival) -> None:
+        """CaDiCaL racing, until the question's time is up (or the question stopped): if it decides
+        the question first, its answer counts."""
         from ortools.sat.python import cp_model
 
-        found = run.wait()
+        end = None if self._seconds is None else time.perf_counter() + self._seconds
+        while not rival.run.finished.wait(0.02):
+            if self._over.is_set() or (end is not None and time.perf_counter() >= end):
+                return
+        found = rival.run.wait()
         with self._lock:
             if found is None or self._status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
                 return
@@ -284,7 +286,7 @@ class Question:
     @property
     def racing(self) -> bool:
         """Does a rival race the first configuration (see the class)?"""
-        return len(self._solvers) > 1 or self._encoding is not None
+        return len(self._solvers) > 1 or self._rival is not None
 
     def start(self) -> None:
         """Solve in a background thread; `done` is set when it finishes."""
@@ -311,8 +313,8 @@ class Question:
         model, turns = self._models[self._solvers.index(self._winner)]
         if self._status == cp_model.MODEL_INVALID:  # a bug, not a time limit
             raise RuntimeError(f"invalid constraint model: {model.validate()}")
-        if self._true is not None and self._encoding is not None:
-            return self._encoding.line(self.deal, self.root, self._true)
+        if self._true is not None and self._rival is not None:
+            return self._rival.encoding.line(self.deal, self.root, self._true)
         if self._status in (cp_model.FEASIBLE, cp_model.OPTIMAL):
             return turns.line(self.deal, self.root, self._winner)
         raise OutOfBudget("time limit reached")

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from random import Random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deducer.actions import Action, Clue, Discard, Hint, Pass, Play
 from deducer.cards import RANKS, Card, Suit, Variant
@@ -26,10 +26,13 @@ from deducer.rules import End
 from deducer.settings import Ending, Settings
 from solver import sat
 from solver.bounds import Bound, clues_bound, copies_bound, explain
-from solver.endings import Endings, capped, open_endings, uncapped
+from solver.endings import Endings, Heights, capped, open_endings, uncapped
 from solver.greedy import greedy_start
 from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, PASS, TRASH, Deal, Move, Position, card_id
 from solver.search import USUAL, Ordering, OutOfBudget, Search
+
+if TYPE_CHECKING:
+    from solver.clauses import Rival
 
 
 class SolverError(HanabiError):
@@ -337,6 +340,7 @@ def _climb(
     refuted: str | None = None  # how the last target above the best was refuted
     turns = 0  # of the search, once the model has joined
     attempt = 0  # the model's attempts at the same question (see `_ask`)
+    rival = _Rival()  # CaDiCaL's run on the question, from its second attempt on (see `_ask`)
     alone = 0  # once the model has joined (0: not yet), the climb goes on alone up to this many positions
     try:
         while best < top:
@@ -380,11 +384,12 @@ def _climb(
                         asked = question.target
                     elif not question.proven:  # ask again, with another seed and twice the time (see `_ask`)
                         attempt += 1
-                        question = _ask(model, root, top, deadline, line, attempt, best, ends)
+                        question = _ask(model, root, top, deadline, line, attempt, best, ends, rival)
                         search.interrupt = question.done.is_set
                         continue
                     question = None
                     attempt = 0
+                    rival.stop()  # (its question is decided)
                     refuted = _refuted_by_model(crowning, asked, ends)
                     if crowning or asked <= best + 1:
                         return best, line, refuted, best  # nothing between the best found and the target refuted
@@ -397,7 +402,7 @@ def _climb(
                     return decided
                 if not alone:
                     alone = search.nodes + CLIMB_ALONE - MODEL_JOINS  # the climb of this target goes on alone
-                question = _ask(model, root, top, deadline, line, ends=ends)
+                question = _ask(model, root, top, deadline, line, ends=ends, rival=rival)
                 search.interrupt = question.done.is_set
                 continue
             finally:
@@ -409,12 +414,13 @@ def _climb(
                 if question is not None and best < top:
                     question.stop()
                     attempt = 0
+                    rival.stop()
                     top, ends, refuted, decided = _short_of_the_model(
                         model, search, root, top, best, line, refuted, deadline, node_limit
                     )
                     if decided is not None:
                         return decided
-                    question = _ask(model, root, top, deadline, line, ends=ends)
+                    question = _ask(model, root, top, deadline, line, ends=ends, rival=rival)
                     search.interrupt = question.done.is_set
                 continue
             best, line = _final_score(model, root, found), found
@@ -432,6 +438,7 @@ def _climb(
         search.interrupt = None
         if question is not None:
             question.stop()
+        rival.stop()
 
 
 RESTART, CLIMB, RESTARTS = 5000, 5000, 40  # see `_climb`
@@ -519,7 +526,7 @@ MODEL_TIME = 10.0  # seconds of the model's first attempt at a question (see `_a
 # Does a second configuration of the model race the first on each question, the search waiting
 # meanwhile (see `_ask`)? Not on a single core.
 RACE = (os.cpu_count() or 1) >= 2
-CADICAL = True  # on every other attempt, CaDiCaL is the rival (see `_ask`)
+CADICAL = True  # from the second attempt on, CaDiCaL is the rival (see `_ask`)
 RACE_FIRST = 2.0  # seconds the pair races alone, before the search climbs beside it (see `_ask`)
 
 
@@ -532,6 +539,7 @@ def _ask(
     attempt: int = 0,
     best: int = -1,
     ends: Endings | None = None,
+    rival: _Rival | None = None,
 ) -> sat.Question:
     """The model's question for `target` from `root`, started in the background, with the best `line`
     found so far (scoring `best`) as the solver's hint.
@@ -542,12 +550,19 @@ def _ask(
     Every other attempt asks for the best score from one point above `best` up to `target`: when
     the bound itself is hard to decide, a better line below it often is not (5p Avalanche
     round-robin 744: the model finds 27 in a second, and cannot decide 28 in minutes). On two cores,
-    every other attempt has CaDiCaL as the rival (`CADICAL`, `sat.Question`), which decides other
+    from the second attempt on, CaDiCaL is the rival (`CADICAL`, `sat.Question`), which decides other
     deals than the pair: the deals the pair leaves undecided after its first attempt, and only those,
     go another way (the 20 slowest of seeds 0-1999 and 8000-8499, 3p/4p/5p Avalanche and 5p base,
     one run each with 40 s: 8 undecided -> 5; 5p per seat 3785 a win in 25 s, 5p round-robin 8329
     and 8240 losses at 29 in 17 and 15 s; the 12 decided either way, which CaDiCaL never reached,
-    60 s in all and the median deal 1.00x).
+    60 s in all and the median deal 1.00x). It has no seed to vary, and a restart would lose what it
+    has learnt: one run (`_Rival`) races every attempt at the question, from the second on, until
+    the question changes. Of the 8 deals above that reach it, in 60 s each, a run restarted with
+    each odd attempt (and none in the even ones) left 5 undecided; the run kept, 3: 4p per seat
+    8071 is a win in 45 s, 3p per seat 8071 in 34 s; 5p per seat 3785, 5p round-robin 8329 and 8240
+    took 25, 20 and 15 s (against 27, 18 and 16). In 120 s, the run kept decides the other three
+    (5p per seat 8001 a loss at 29 in 82 s, 4p and 3p round-robin 8071 wins in 96 and 110 s), the
+    restarted ones none.
 
     On two cores or more (`RACE`), a question without a floor has two configurations racing for its
     whole time (`sat.Question`). Once the model has joined, the search seldom finds the line first
@@ -567,12 +582,42 @@ def _ask(
         seconds = min(seconds, deadline - time.perf_counter())
     floor = best + 1 if attempt % 2 and best + 1 < target else None
     heights = ends.open if ends is not None and ends.score == target else ()
-    cadical_rival = CADICAL and attempt % 2 == 1
-    question = sat.Question(model, target, seconds, root, line, 1 + attempt, floor, RACE, heights, cadical_rival)
+    racer = None
+    if rival is not None:
+        racer = rival.on(model, root, target, heights, deadline, RACE and CADICAL and attempt >= 1)
+    question = sat.Question(model, target, seconds, root, line, 1 + attempt, floor, RACE, heights, racer)
     question.start()
     if question.racing:
         question.done.wait(seconds if heights and floor is None else min(RACE_FIRST, seconds))
     return question
+
+
+class _Rival:
+    """CaDiCaL's run on the model's question (`solver.clauses.Rival`), kept from one attempt at it to
+    the next (see `_ask`), and stopped once the question changes."""
+
+    def __init__(self) -> None:
+        self._run: Rival | None = None
+
+    def on(
+        self, model: Deal, root: Position, target: int, heights: Sequence[Heights], deadline: float | None, wanted: bool
+    ) -> Rival | None:
+        """The run on this question (for `target`, told `heights`), started if `wanted` and not yet
+        running (None where the clauses do not apply); a run on another question is stopped."""
+        from solver import clauses  # (PySAT takes 0.1 s to import: only deals that reach it pay for it)
+
+        if self._run is not None and (self._run.target, self._run.ends) != (target, tuple(heights)):
+            self.stop()
+        if self._run is None and wanted and clauses.applies(model):
+            seconds = None if deadline is None else max(0.01, deadline - time.perf_counter())
+            self._run = clauses.Rival(model, target, root, heights, seconds)
+        return self._run
+
+    def stop(self) -> None:
+        """Stop the run, if any."""
+        if self._run is not None:
+            self._run.run.stop()
+            self._run = None
 
 
 def _found(question: sat.Question) -> list[Move] | None:

@@ -13,9 +13,9 @@ from deducer.actions import Draw, parse_event
 from deducer.cards import Card, Variant, parse_cards
 from deducer.facts import Facts, update
 from deducer.game import GameState
-from deducer.settings import DealOrder, Ending, Settings, Stuck
+from deducer.settings import MAX_CLUES, MAX_STRIKES, DealOrder, Ending, Settings, Stuck
 from solver.greedy import greedy_move
-from solver.model import ONGOING, Deal, Position
+from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, ONGOING, PASS, PLAY, TRASH, Deal, Move, Position
 from tests.companion import chromium
 
 
@@ -110,3 +110,25 @@ def late_positions(players: int, seed: int, most_draws_left: int) -> Iterator[tu
             position = deal.play(position, move)
         if deal.status(position) == ONGOING:
             yield deal, position
+
+
+def legal(model: Deal, position: Position, move: Move) -> bool:
+    """Do the rules allow `move`, by the solver's model (not only the moves `Deal.moves` keeps: it
+    leaves out dominated ones)? A misplay must not be the third strike."""
+    kind, card = move
+    hand = position[7][position[0]]
+    if kind == HINT:
+        return model.can_hint(position)
+    if kind == PASS:
+        return not hand and model.rules.ending is Ending.CROWNING and model.rules.stuck is Stuck.PASS
+    clues, strikes = position[4], position[5]
+    if card not in hand:
+        return False
+    playable = card != TRASH and model.playable(position[2], card)
+    if kind == PLAY:
+        return playable
+    if kind == ANNOUNCE:
+        return playable and model.rules.choreography
+    if kind == DISCARD:
+        return clues < MAX_CLUES
+    return kind == MISPLAY and (not playable or model.rules.choreography) and strikes + 1 < MAX_STRIKES

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
 from pysat.solvers import Solver
 
 from deducer import Ending
-from deducer.settings import MAX_CLUES, MAX_STRIKES
 from solver import cadical, clauses, sat
 from solver.brute import best_score
 from solver.endings import endings, open_endings
-from solver.model import DISCARD, HINT, MISPLAY, PLAY, TRASH, Deal, Move, Position
+from solver.model import Deal, Move, Position
 from solver.solve import best_line
+from tests.helpers import legal
 from tests.test_endings import brute_forced
 from tests.test_sat import larger_deals, line_score
 from tests.test_solver import small_deals
@@ -32,22 +33,6 @@ def solved(model: Deal, target: int, root: Position | None = None, ends: tuple[t
         assert legal(model, position, move), (model.rules, model.deck, root, target, line, move)
         position = model.play(position, move)
     return line
-
-
-def legal(model: Deal, position: Position, move: Move) -> bool:
-    """Do the rules allow `move` (not only the moves `Deal.moves` keeps: it leaves out dominated ones)?"""
-    kind, card = move
-    if kind == HINT:
-        return model.can_hint(position)
-    clues, strikes, hand = position[4], position[5], position[7][position[0]]
-    if card not in hand:
-        return False
-    playable = card != TRASH and model.playable(position[2], card)
-    if kind == PLAY:
-        return playable
-    if kind == DISCARD:
-        return clues < MAX_CLUES
-    return kind == MISPLAY and not playable and strikes + 1 < MAX_STRIKES
 
 
 def test_the_clauses_agree_with_brute_force_on_every_target() -> None:
@@ -122,9 +107,11 @@ def test_cadical_races_a_question_with_a_floor_for_its_target() -> None:
             continue
         truth = best_score(model)
         for target in range(max(1, truth), min(truth + 1, model.rules.max_score) + 1):
-            question = sat.Question(model, target, floor=target - 1, race=True, cadical_rival=True)
+            rival = clauses.Rival(model, target)
+            question = sat.Question(model, target, floor=target - 1, race=True, rival=rival)
             question._solver.parameters.max_time_in_seconds = 1e-9
             question.run()
+            rival.run.stop()
             if target <= truth:
                 line = question.answer()
                 assert line is not None and truth >= line_score(model, line) >= target, (model.deck, target)
@@ -153,3 +140,53 @@ def test_a_run_stopped_or_out_of_time_is_undecided_and_its_child_gone() -> None:
     begin = time.perf_counter()
     run.stop()
     assert run.wait() is None and time.perf_counter() - begin < 1 and run._process.poll() is not None
+
+
+def test_a_rival_outlives_a_question_and_decides_the_next() -> None:
+    # Small deals, standard rules, at the brute force's best score and one point above it. CP-SAT
+    # given no time, and the first question 10 ms (CaDiCaL's child takes longer to start): it ends
+    # undecided (where CP-SAT's presolve does not decide it), its rival still running. The next
+    # question on the same run, the rival's answer awaited, is decided by it: the line, or the
+    # proof that no line reaches the target.
+    asked = 0
+    for model in small_deals(131, 100):
+        if not clauses.applies(model):
+            continue
+        truth = best_score(model)
+        for target in {truth, min(truth + 1, model.rules.max_score)}:
+            rival = clauses.Rival(model, target)
+            first = sat.Question(model, target, 0.01, race=True, rival=rival)
+            first._solver.parameters.max_time_in_seconds = 1e-9
+            first.run()
+            if first.proven:  # (CP-SAT's presolve decides some small deals before it looks at the time)
+                rival.run.stop()
+                continue
+            assert not rival.run.finished.is_set()
+            second = sat.Question(model, target, race=True, rival=rival)
+            second._solver.parameters.max_time_in_seconds = 1e-9
+            second.run()
+            rival.run.stop()
+            assert second.proven, (model.deck, target)
+            line = second.answer()
+            assert (line is not None) == (target <= truth), (model.deck, target)
+            assert line is None or line_score(model, line) >= target
+            asked += 1
+    assert asked >= 30
+
+
+def test_a_run_answers_every_waiter_alike() -> None:
+    # One run, awaited by several threads at once and again after: all get the same true variables;
+    # a wait with a timeout shorter than the child's start returns None, and leaves the run going.
+    model = next(model for model in small_deals(5, 20) if clauses.applies(model))
+    encoding = clauses.build(model, 1)
+    run = cadical.Run(encoding.clauses, 60)
+    assert run.wait(0.001) is None and not run.finished.is_set()
+    answers: list[object] = []
+    threads = [threading.Thread(target=lambda: answers.append(run.wait())) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    found = run.wait()
+    assert isinstance(found, set) and answers == [found] * 3
+    assert line_score(model, encoding.line(model, model.start(), found)) >= 1

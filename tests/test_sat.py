@@ -15,19 +15,23 @@ from solver import sat
 from solver import solve as solving
 from solver.bounds import Bound
 from solver.brute import best_score
+from solver.clauses import Rival
 from solver.endings import Heights, open_endings
 from solver.greedy import greedy_line
 from solver.model import ANNOUNCE, ONGOING, TRASH, Deal, Move, Position, Rules
 from solver.search import OutOfBudget
 from solver.solve import best_line, position_of, solve
+from tests.helpers import legal
 from tests.test_midgame import position_in_play
 from tests.test_solver import small_deals
 
 
 def line_score(model: Deal, line: list[Move], root: Position | None = None) -> int:
-    """The score of a line that must be the rest of a game from `root` (default: the opening deal)."""
+    """The score of a line that must be the rest of a game from `root` (default: the opening deal),
+    every move of it legal."""
     position = model.start() if root is None else root
     for move in line:
+        assert legal(model, position, move), (model.rules, model.deck, root, line, move)
         position = model.play(position, move)
     assert model.status(position) != ONGOING
     return model.score(position)
@@ -317,6 +321,7 @@ class Asked:
         self.lines: list[list[Move] | None] = []  # the line each question was given as a hint
         self.attempts: list[tuple[float | None, int]] = []  # the seconds and the seed of each
         self.floors: list[int | None] = []  # the floor of each (None: a question for the target alone)
+        self.rivals: list[Rival | None] = []  # CaDiCaL's run racing each (None: none)
         self.ends: list[tuple[Heights, ...]] = []  # the endings each was told (see `solver.endings`)
 
     def __call__(
@@ -330,16 +335,17 @@ class Asked:
         floor: int | None = None,
         race: bool = False,
         ends: Sequence[Heights] = (),
-        cadical_rival: bool = False,
+        rival: Rival | None = None,
     ) -> object:
         self.targets.append(target)
         self.lines.append(line)
         self.attempts.append((seconds, seed))
         self.floors.append(floor)
         self.ends.append(tuple(ends))
+        self.rivals.append(rival)
         if target in self.refuted or not self.real:
             return Standin(target, refutes=target in self.refuted)
-        return REAL_QUESTION(model, target, seconds, root, line, seed, floor, race, ends, cadical_rival)
+        return REAL_QUESTION(model, target, seconds, root, line, seed, floor, race, ends, rival)
 
 
 REAL_QUESTION = sat.Question
@@ -370,16 +376,22 @@ def test_a_model_out_of_time_is_asked_again_with_another_seed(monkeypatch: pytes
     # Seed 424 again, each attempt of the model given far too little time at first (the real model
     # needs about a second): the portfolio asks the same question again, with another seed and twice
     # the time, until the model finds the 30 (before, the first time-out ended the solve: "unknown").
+    # From the second attempt on, one CaDiCaL run races them all (it has no seed, and a restart
+    # would lose what it learnt), and it is stopped once the solve ends.
     deck = Variant.AVALANCHE.shuffled_deck(424)
     asked = Asked(set())
     monkeypatch.setattr(sat, "Question", asked)
     monkeypatch.setattr(solving, "MODEL_TIME", 0.02)
+    monkeypatch.setattr(solving, "RACE", True)
     result = solve(FIVE_AVALANCHE, deck, time_limit=120)
     assert (result.verdict, result.score) == ("win", 30)
     assert len(asked.targets) >= 3 and set(asked.targets) == {30}
     seconds = [limit for limit, _ in asked.attempts]
     assert all(limit is not None and abs(limit - 0.02 * 2**number) < 1e-6 for number, limit in enumerate(seconds))
     assert [seed for _, seed in asked.attempts] == list(range(1, len(seconds) + 1))
+    first, rival, *_ = asked.rivals
+    assert first is None and rival is not None and all(later is rival for later in asked.rivals[1:])
+    assert rival.run._process.poll() is not None
 
 
 def test_a_refuted_bound_is_lowered_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -409,11 +421,11 @@ def test_a_target_refuted_beside_a_question_with_a_floor_is_lowered_by_one(monke
         floor: int | None = None,
         race: bool = False,
         ends: Sequence[Heights] = (),
-        cadical_rival: bool = False,
+        rival: Rival | None = None,
     ) -> object:
         asked.append((target, floor))
         if len(asked) > 2:
-            return REAL_QUESTION(model, target, seconds, root, line, seed, floor, race, ends, cadical_rival)
+            return REAL_QUESTION(model, target, seconds, root, line, seed, floor, race, ends, rival)
         standin = Standin(target, after=0.02)
         standin.target_refuted = len(asked) == 2
         return standin
@@ -649,13 +661,13 @@ class OutOfTime(Asked):
         floor: int | None = None,
         race: bool = False,
         ends: Sequence[Heights] = (),
-        cadical_rival: bool = False,
+        rival: Rival | None = None,
     ) -> object:
         if floor is None:
             super().__call__(model, target, seconds, root, line, seed, floor, race, ends)  # (noted only)
             return Standin(target, after=0.02)
         timed = seconds if self.timed else None
-        return super().__call__(model, target, timed, root, line, seed, floor, race, ends, cadical_rival)
+        return super().__call__(model, target, timed, root, line, seed, floor, race, ends, rival)
 
 
 @pytest.mark.parametrize("timed", [True, False])
