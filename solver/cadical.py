@@ -42,7 +42,7 @@ class Run:
         except (subprocess.TimeoutExpired, BrokenPipeError):
             self.stop()
             output = b""
-        if self._process.returncode == 0 and output:  # (not killed: stopped, or by its alarm)
+        if self._process.returncode == 0 and output:  # (a child killed, stopped or by its alarm, has no answer)
             found: list[int] | None = marshal.loads(output)
             self._answer = False if found is None else {lit for lit in found if lit > 0}
         self.finished.set()
