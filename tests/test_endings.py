@@ -102,7 +102,7 @@ def test_the_endings_agree_with_brute_force() -> None:
     # ending finds a line exactly for the true best; the bounds leave an ending of the true best open,
     # and the model told the endings they leave finds a line there too. Each question is asked alone,
     # then raced by the question as it is, which is given no time: the answer and its
-    # line come from the model told the endings.
+    # line come from the model told the endings (built once the first solver has begun).
     found = refuted = by_bounds = 0
     for model, root, truth in brute_forced():
         for target in (truth, truth + 1):
@@ -118,6 +118,7 @@ def test_the_endings_agree_with_brute_force() -> None:
                     question = sat.Question(model, target, root=root, ends=heights, race=race)
                     if race:  # the question as it is, given no time: told the endings, the rival decides
                         question._solver.parameters.max_time_in_seconds = 1e-9
+                        assert len(question._models) == 1  # (the rival's is built once the first has begun)
                     question.run()
                     line = question.answer()
                     assert (line is None) == (target > truth), (model.deck, root, target, heights, race)
