@@ -604,13 +604,14 @@ class _Rival:
     ) -> Rival | None:
         """The run on this question (for `target`, told `heights`), started if `wanted` and not yet
         running (None where the clauses do not apply); a run on another question is stopped."""
-        from solver import clauses  # (PySAT takes 0.1 s to import: only deals that reach it pay for it)
-
         if self._run is not None and (self._run.target, self._run.ends) != (target, tuple(heights)):
             self.stop()
-        if self._run is None and wanted and clauses.applies(model):
-            seconds = None if deadline is None else max(0.01, deadline - time.perf_counter())
-            self._run = clauses.Rival(model, target, root, heights, seconds)
+        if self._run is None and wanted:
+            from solver import clauses  # (PySAT takes 0.1 s to import: only the deals that reach it pay for it)
+
+            if clauses.applies(model):
+                seconds = None if deadline is None else max(0.01, deadline - time.perf_counter())
+                self._run = clauses.Rival(model, target, root, heights, seconds)
         return self._run
 
     def stop(self) -> None:
