@@ -17,9 +17,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pysat.card import CardEnc, EncType
-from pysat.formula import IDPool
-
 from deducer.settings import MAX_CLUES, MAX_STRIKES, Ending
 from solver import cadical, sat
 from solver.endings import Heights
@@ -69,6 +66,8 @@ class _Builder:
     """Fresh variables and clauses, with the few shapes the model needs."""
 
     def __init__(self) -> None:
+        from pysat.formula import IDPool  # (PySAT takes 0.1 s to import: only the deals that reach it pay for it)
+
         self.pool = IDPool()
         self.clauses: list[list[int]] = []
         self.true: int = self.new()
@@ -88,6 +87,8 @@ class _Builder:
         if bound <= 0:
             self.clauses.extend([-lit] for lit in lits)
         elif bound < len(lits):
+            from pysat.card import CardEnc, EncType
+
             self.clauses.extend(CardEnc.atmost(list(lits), bound, vpool=self.pool, encoding=EncType.seqcounter).clauses)
 
     def same_as_any(self, var: int, lits: Sequence[int]) -> None:
@@ -225,6 +226,8 @@ def build(deal: Deal, target: int, root: Position | None = None, ends: Sequence[
     if target >= cards:
         b.clauses.extend([var] for var in done_before)
     elif not ends:
+        from pysat.card import CardEnc, EncType
+
         b.clauses.extend(CardEnc.atleast(done_before, target, vpool=b.pool, encoding=EncType.seqcounter).clauses)
     return Encoding(b.clauses, kinds, let_goes)
 

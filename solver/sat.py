@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from deducer.settings import MAX_CLUES, MAX_STRIKES, Ending, Stuck
@@ -146,9 +146,10 @@ class Question:
     and 4p per seat 301 (1.1 s against 9.9), and as it is 4p round-robin 839 (0.3 s against 2.3):
     the pair took 3.0 s at most, 9.9 s in all.
 
-    CaDiCaL may be the rival instead (`rival`): the same question as plain clauses
-    (`solver.clauses`), told the endings, solved in a child process (`solver.cadical`) that may go on
-    from one question to the next (the question ends with its own time, not the child's). It fails on
+    CaDiCaL may race too (`rival`), as a third racer beside the pair or in the other configuration's
+    place: the same question as plain clauses (`solver.clauses`), told the endings, solved in a child
+    process (`solver.cadical`) that may go on from one question to the next (the question ends with
+    its own time, not the child's). It fails on
     other deals than CP-SAT does, refutations above all: alone on the first question, on the slowest
     deals of fresh seeds, 5p Avalanche round-robin 8240 at 30 in 2.6 s and 8329 in 8.6 s, 4p per seat
     3236 at 28 in 0.04 s, 5p round-robin 744 at 28 in 8.6 s (both CP-SAT configurations undecided
@@ -168,14 +169,18 @@ class Question:
         floor: int | None = None,
         race: bool = False,
         ends: Sequence[Heights] = (),
-        rival: Rival | None = None,
+        rival: Callable[[], Rival | None] | None = None,
+        rival_after: float = 0.0,
     ) -> None:
         """`line`, a line from `root` (the best found so far), is where the solver starts looking;
         `seed` is CP-SAT's random seed. With a `floor` below `target` (standard rules), the question
         is the best score from `floor` up to `target`, which no line may beat (see `answer`).
-        `race`: a rival races the first configuration (see the class): the other configuration (not
-        with a `floor`), or CaDiCaL's `rival` run, solving this question (for `target`, told `ends`);
-        the question leaves it running.
+        `race`: rivals race the first configuration (see the class): the other configuration (not
+        with a `floor`), and CaDiCaL's run on this question (for `target`, told `ends`) if `rival` is
+        given: called once the question has run `rival_after` seconds undecided, it returns the run
+        (started then, or already running; None: none), which races for the rest of the question's
+        time and is left running. Joining late, CaDiCaL is a third racer; from the start, it takes the
+        other configuration's place.
         `ends` (standard rules): the question is a line whose fireworks end at one of these heights,
         each summing to `target`, which no line may beat (`solver.endings`); with a `floor`, only
         CaDiCaL's (its question is the target)."""
@@ -190,14 +195,16 @@ class Question:
         self._seconds = seconds
         self.done = threading.Event()
         ends = ends if deal.rules.ending is Ending.STANDARD else ()
-        cadical_races = race and rival is not None
-        racing = race and self.floor is None and not cadical_races  # the pair of configurations
+        # The pair of configurations races unless CaDiCaL races from the start (in the other's place).
+        racing = race and self.floor is None and (rival is None or rival_after > 0)
         # Each solver's model, and how to read its line: the first is told the endings only when it has no
         # rival (which is told them) and no floor.
-        told = not racing and not cadical_races and self.floor is None
+        told = not race and self.floor is None
         self._models = [_hinted(deal, target, self.root, self.floor, ends if told else (), line)]
-        self._rival = rival if cadical_races else None  # CaDiCaL, racing for the target (told its endings)
+        self._starter = (rival, rival_after) if race and rival is not None else None  # CaDiCaL's (see `__init__`)
+        self._rival: Rival | None = None  # CaDiCaL, once racing for the target (told its endings)
         self._true: set[int] | None = None  # CaDiCaL's solution, when it decided the question first
+        self._began = 0.0  # when `run` began
         self.target_refuted = False  # CaDiCaL proved that no line reaches the target (see the class)
         self._solver = cp_model.CpSolver()
         self._solver.parameters.num_workers = 1
@@ -237,8 +244,9 @@ class Question:
                 self._status = self._solver.solve(self._models[0][0])
                 return
             threads = [threading.Thread(target=self._race, args=(solver,), daemon=True) for solver in self._solvers]
-            if self._rival is not None:
-                threads.append(threading.Thread(target=self._race_clauses, args=(self._rival,), daemon=True))
+            self._began = time.perf_counter()
+            if self._starter is not None:
+                threads.append(threading.Thread(target=self._race_clauses, args=self._starter, daemon=True))
             threads[0].start()
             if len(self._models) < len(self._solvers):  # (the search waits meanwhile: see `solver.solve._ask`)
                 ends, line = self._told
@@ -276,12 +284,21 @@ class Question:
             if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
                 self._decided.set()
 
-    def _race_clauses(self, rival: Rival) -> None:
-        """CaDiCaL racing, until the question's time is up (or the question stopped): if it decides
-        the question first, its answer counts."""
+    def _race_clauses(self, start: Callable[[], Rival | None], after: float) -> None:
+        """CaDiCaL racing, from `after` seconds into the question until its time is up (or the question
+        stopped): if it decides the question first, its answer counts."""
         from ortools.sat.python import cp_model
 
-        end = None if self._seconds is None else time.perf_counter() + self._seconds
+        end = None if self._seconds is None else self._began + self._seconds
+        if self._seconds is not None and after >= self._seconds:
+            return
+        if self._over.wait(after) or self._decided.is_set():
+            return
+        rival = start()
+        if rival is None:
+            return
+        with self._lock:
+            self._rival = rival
         while not rival.run.finished.wait(0.02):
             if self._over.is_set() or (end is not None and time.perf_counter() >= end):
                 return
@@ -300,7 +317,7 @@ class Question:
     @property
     def racing(self) -> bool:
         """Does a rival race the first configuration (see the class)?"""
-        return len(self._solvers) > 1 or self._rival is not None
+        return len(self._solvers) > 1 or self._starter is not None
 
     def start(self) -> None:
         """Solve in a background thread; `done` is set when it finishes."""

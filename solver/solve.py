@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, partial
 from random import Random
 from typing import TYPE_CHECKING, Any
 
@@ -526,8 +526,9 @@ MODEL_TIME = 10.0  # seconds of the model's first attempt at a question (see `_a
 # Does a second configuration of the model race the first on each question, the search waiting
 # meanwhile (see `_ask`)? Not on a single core.
 RACE = (os.cpu_count() or 1) >= 2
-CADICAL = True  # from the second attempt on, CaDiCaL is the rival (see `_ask`)
+CADICAL = True  # CaDiCaL races the model's questions (see `_ask`)
 RACE_FIRST = 2.0  # seconds the pair races alone, before the search climbs beside it (see `_ask`)
+CADICAL_JOINS = 3.0  # seconds of the first attempt before CaDiCaL joins the pair as a third racer (see `_ask`)
 
 
 def _ask(
@@ -550,19 +551,23 @@ def _ask(
     Every other attempt asks for the best score from one point above `best` up to `target`: when
     the bound itself is hard to decide, a better line below it often is not (5p Avalanche
     round-robin 744: the model finds 27 in a second, and cannot decide 28 in minutes). On two cores,
-    from the second attempt on, CaDiCaL is the rival (`CADICAL`, `sat.Question`), which decides other
-    deals than the pair: the deals the pair leaves undecided after its first attempt, and only those,
-    go another way (the 20 slowest of seeds 0-1999 and 8000-8499, 3p/4p/5p Avalanche and 5p base,
-    one run each with 40 s: 8 undecided -> 5; 5p per seat 3785 a win in 25 s, 5p round-robin 8329
-    and 8240 losses at 29 in 17 and 15 s; the 12 decided either way, which CaDiCaL never reached,
-    60 s in all and the median deal 1.00x). It has no seed to vary, and a restart would lose what it
-    has learnt: one run (`_Rival`) races every attempt at the question, from the second on, until
-    the question changes. Of the 8 deals above that reach it, in 60 s each, a run restarted with
-    each odd attempt (and none in the even ones) left 5 undecided; the run kept, 3: 4p per seat
-    8071 is a win in 45 s, 3p per seat 8071 in 34 s; 5p per seat 3785, 5p round-robin 8329 and 8240
-    took 25, 20 and 15 s (against 27, 18 and 16). In 120 s, the run kept decides the other three
-    (5p per seat 8001 a loss at 29 in 82 s, 4p and 3p round-robin 8071 wins in 96 and 110 s), the
-    restarted ones none.
+    CaDiCaL races too (`CADICAL`, `sat.Question`), which decides other deals than the pair: it joins
+    the first attempt as a third racer once the pair has had `CADICAL_JOINS` seconds undecided (the
+    pair decides most of its questions sooner, and those never meet it), and from the second attempt
+    on it takes the other configuration's place. It has no seed to vary, and a restart would lose
+    what it has learnt: one run (`_Rival`) races every attempt at the question until the question
+    changes (of 8 slow deals, in 60 s each, a run restarted with each odd attempt left 5 undecided,
+    the run kept 3, and in 120 s none). Joining the first attempt after 3 s rather than at the second
+    attempt (10 s in), on the 22 slowest deals known (3p/4p/5p Avalanche and 5p base, seeds 0-8499,
+    one run each in separate processes, alternating): 295.4 -> 260.0 s in all; 8 of the 9 over 10 s
+    each 4.4-6.0 s sooner (5p round-robin 8240 12.4 -> 6.4 s, 8329 15.1 -> 10.6 s, per seat 3785
+    19.8 -> 15.2 s, 8001 47.1 -> 41.9 s; 4p per seat 8248, which the second attempt's first
+    configuration decides, 15.0 -> 14.8 s); 4p round-robin 8248, which the pair decides at 6.5 s,
+    6.7 -> 9.0 s and 5p base round-robin 8450 4.1 -> 4.3 s (three racers on two cores); the 11
+    decided in under 3 s as before. Joining after 2 s
+    instead of 3 was a wash (9 of them: 63.7 -> 62.3 s); keeping the pair beside CaDiCaL in the later
+    attempts too did worse (5p per seat 3785 15.0 -> 17.9 s, 4p per seat 8071 23.0 -> 31.3 s, 3p per
+    seat 8071 20.8 -> 25.3 s).
 
     On two cores or more (`RACE`), a question without a floor has two configurations racing for its
     whole time (`sat.Question`). Once the model has joined, the search seldom finds the line first
@@ -582,10 +587,9 @@ def _ask(
         seconds = min(seconds, deadline - time.perf_counter())
     floor = best + 1 if attempt % 2 and best + 1 < target else None
     heights = ends.open if ends is not None and ends.score == target else ()
-    racer = None
-    if rival is not None:
-        racer = rival.on(model, root, target, heights, deadline, RACE and CADICAL and attempt >= 1)
-    question = sat.Question(model, target, seconds, root, line, 1 + attempt, floor, RACE, heights, racer)
+    starter = rival.on(model, root, target, heights, deadline) if rival is not None and RACE and CADICAL else None
+    joins = CADICAL_JOINS if attempt == 0 else 0.0
+    question = sat.Question(model, target, seconds, root, line, 1 + attempt, floor, RACE, heights, starter, joins)
     question.start()
     if question.racing:
         question.done.wait(seconds if heights and floor is None else min(RACE_FIRST, seconds))
@@ -600,18 +604,23 @@ class _Rival:
         self._run: Rival | None = None
 
     def on(
-        self, model: Deal, root: Position, target: int, heights: Sequence[Heights], deadline: float | None, wanted: bool
-    ) -> Rival | None:
-        """The run on this question (for `target`, told `heights`), started if `wanted` and not yet
-        running (None where the clauses do not apply); a run on another question is stopped."""
+        self, model: Deal, root: Position, target: int, heights: Sequence[Heights], deadline: float | None
+    ) -> Callable[[], Rival] | None:
+        """Stop a run on another question than this one (for `target`, told `heights`), and return
+        what gives the run on this one when called (from the question's thread), started then if not
+        yet running; None where the clauses do not apply."""
+        from solver import clauses
+
         if self._run is not None and (self._run.target, self._run.ends) != (target, tuple(heights)):
             self.stop()
-        if self._run is None and wanted:
-            from solver import clauses  # (PySAT takes 0.1 s to import: only the deals that reach it pay for it)
+        return partial(self._start, model, root, target, heights, deadline) if clauses.applies(model) else None
 
-            if clauses.applies(model):
-                seconds = None if deadline is None else max(0.01, deadline - time.perf_counter())
-                self._run = clauses.Rival(model, target, root, heights, seconds)
+    def _start(self, model: Deal, root: Position, target: int, heights: Sequence[Heights], deadline: float | None) -> Rival:
+        from solver import clauses
+
+        if self._run is None:
+            seconds = None if deadline is None else max(0.01, deadline - time.perf_counter())
+            self._run = clauses.Rival(model, target, root, heights, seconds)
         return self._run
 
     def stop(self) -> None:

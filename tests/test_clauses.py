@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable, Iterator
+from functools import partial
 
 from pysat.solvers import Solver
 
@@ -108,7 +110,7 @@ def test_cadical_races_a_question_with_a_floor_for_its_target() -> None:
         truth = best_score(model)
         for target in range(max(1, truth), min(truth + 1, model.rules.max_score) + 1):
             rival = clauses.Rival(model, target)
-            question = sat.Question(model, target, floor=target - 1, race=True, rival=rival)
+            question = sat.Question(model, target, floor=target - 1, race=True, rival=_given(rival))
             question._solver.parameters.max_time_in_seconds = 1e-9
             question.run()
             rival.run.stop()
@@ -150,28 +152,17 @@ def test_a_rival_outlives_a_question_and_decides_the_next() -> None:
     # returned, as on small deals the child takes some 50 ms in all). The next question on the same
     # run is decided by it: the line, or the proof that no line reaches the target.
     asked = 0
-    for model in small_deals(131, 100):
-        if not clauses.applies(model):
-            continue
-        truth = best_score(model)
-        for target in {truth, min(truth + 1, model.rules.max_score)}:
-            rival = clauses.Rival(model, target)
-            first = sat.Question(model, target, 0.01, race=True, rival=rival)
-            first._solver.parameters.max_time_in_seconds = 1e-9
-            first.run()
-            if first.proven:  # (CP-SAT's presolve decides some small deals before it looks at the time)
-                rival.run.stop()
-                continue
-            assert rival.run.wait(30) is not None, (model.deck, target)
-            second = sat.Question(model, target, race=True, rival=rival)
-            second._solver.parameters.max_time_in_seconds = 1e-9
-            second.run()
+    for model, target, truth in _at_and_above_the_best(131, 100):
+        rival = clauses.Rival(model, target)
+        first = _without_cp_sat(sat.Question(model, target, 0.01, race=True, rival=_given(rival)))
+        if first.proven:  # (CP-SAT's presolve decides some small deals before it looks at the time)
             rival.run.stop()
-            assert second.proven, (model.deck, target)
-            line = second.answer()
-            assert (line is not None) == (target <= truth), (model.deck, target)
-            assert line is None or line_score(model, line) >= target
-            asked += 1
+            continue
+        assert rival.run.wait(30) is not None, (model.deck, target)
+        second = _without_cp_sat(sat.Question(model, target, race=True, rival=_given(rival)))
+        rival.run.stop()
+        _assert_decided(second, truth)
+        asked += 1
     assert asked >= 30
 
 
@@ -191,3 +182,63 @@ def test_a_run_answers_every_waiter_alike() -> None:
     found = run.wait()
     assert isinstance(found, set) and answers == [found] * 3
     assert line_score(model, encoding.line(model, model.start(), found)) >= 1
+
+
+def test_cadical_joins_a_racing_pair_late_and_decides_what_it_cannot() -> None:
+    # Small deals, standard rules, at the brute force's best score and one point above it; the pair
+    # of configurations racing, both given no time (undecided unless CP-SAT's presolve decides the
+    # deal). CaDiCaL is started once the pair has raced 50 ms, and decides the question: the line,
+    # or the proof that no line reaches the target. Given 60 s to join, it is never started, as the
+    # pair's own time (50 ms) is up first.
+    asked = 0
+    for model, target, truth in _at_and_above_the_best(137, 100):
+        started: list[clauses.Rival] = []
+        start = partial(_started, model, target, started)
+        question = _without_cp_sat(sat.Question(model, target, 5.0, race=True, rival=start, rival_after=0.05))
+        for rival in started:
+            rival.run.stop()
+        if not started:  # (decided by the presolve, before CaDiCaL was to join)
+            assert question.proven
+            continue
+        _assert_decided(question, truth)
+        asked += 1
+        _without_cp_sat(sat.Question(model, target, 0.05, race=True, rival=start, rival_after=60))
+        assert len(started) == 1
+    assert asked >= 20
+
+
+def _started(model: Deal, target: int, started: list[clauses.Rival]) -> clauses.Rival:
+    """CaDiCaL's run on the question, started now and noted in `started`."""
+    started.append(clauses.Rival(model, target))
+    return started[-1]
+
+
+def _given(run: clauses.Rival) -> Callable[[], clauses.Rival]:
+    """What hands a question CaDiCaL's run `run`, already started."""
+    return lambda: run
+
+
+def _without_cp_sat(question: sat.Question) -> sat.Question:
+    """`question`, run with CP-SAT given no time (CaDiCaL, if it races, has the question's own)."""
+    for solver in question._solvers:
+        solver.parameters.max_time_in_seconds = 1e-9
+    question.run()
+    return question
+
+
+def _assert_decided(question: sat.Question, truth: int) -> None:
+    """`question` is decided, as the brute force's best score `truth` says: the line, or none."""
+    assert question.proven, (question.deal.deck, question.target)
+    line = question.answer()
+    assert (line is not None) == (question.target <= truth), (question.deal.deck, question.target)
+    assert line is None or line_score(question.deal, line) >= question.target
+
+
+def _at_and_above_the_best(seed: int, count: int) -> Iterator[tuple[Deal, int, int]]:
+    """Small deals under the standard rules (those the clauses cover), each at the brute force's best
+    score and one point above it (at most the maximum): (the deal, the target, the best score)."""
+    for model in small_deals(seed, count):
+        if clauses.applies(model):
+            truth = best_score(model)
+            for target in sorted({truth, min(truth + 1, model.rules.max_score)}):
+                yield model, target, truth

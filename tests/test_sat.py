@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
+from functools import partial
 
 import pytest
 
@@ -321,7 +324,8 @@ class Asked:
         self.lines: list[list[Move] | None] = []  # the line each question was given as a hint
         self.attempts: list[tuple[float | None, int]] = []  # the seconds and the seed of each
         self.floors: list[int | None] = []  # the floor of each (None: a question for the target alone)
-        self.rivals: list[Rival | None] = []  # CaDiCaL's run racing each (None: none)
+        self.rivals: list[list[Rival | None]] = []  # the runs each question was handed by CaDiCaL's starter
+        self.joins: list[float | None] = []  # the seconds after which each question starts CaDiCaL (None: never)
         self.ends: list[tuple[Heights, ...]] = []  # the endings each was told (see `solver.endings`)
 
     def __call__(
@@ -335,17 +339,30 @@ class Asked:
         floor: int | None = None,
         race: bool = False,
         ends: Sequence[Heights] = (),
-        rival: Rival | None = None,
+        rival: Starter | None = None,
+        rival_after: float = 0.0,
     ) -> object:
         self.targets.append(target)
         self.lines.append(line)
         self.attempts.append((seconds, seed))
         self.floors.append(floor)
         self.ends.append(tuple(ends))
-        self.rivals.append(rival)
+        handed: list[Rival | None] = []
+        self.rivals.append(handed)
+        self.joins.append(None if rival is None else rival_after)
         if target in self.refuted or not self.real:
             return Standin(target, refutes=target in self.refuted)
-        return REAL_QUESTION(model, target, seconds, root, line, seed, floor, race, ends, rival)
+        noted = None if rival is None else partial(_noted, rival, handed)
+        return REAL_QUESTION(model, target, seconds, root, line, seed, floor, race, ends, noted, rival_after)
+
+
+Starter = Callable[[], Rival | None]
+
+
+def _noted(starter: Starter, handed: list[Rival | None]) -> Rival | None:
+    """CaDiCaL's run from `starter`, noted in `handed`."""
+    handed.append(starter())
+    return handed[-1]
 
 
 REAL_QUESTION = sat.Question
@@ -376,7 +393,8 @@ def test_a_model_out_of_time_is_asked_again_with_another_seed(monkeypatch: pytes
     # Seed 424 again, each attempt of the model given far too little time at first (the real model
     # needs about a second): the portfolio asks the same question again, with another seed and twice
     # the time, until the model finds the 30 (before, the first time-out ended the solve: "unknown").
-    # From the second attempt on, one CaDiCaL run races them all (it has no seed, and a restart
+    # CaDiCaL is to join the first attempt after `CADICAL_JOINS` seconds (here never: its time is up
+    # first) and every later one at once: one run races them all (it has no seed, and a restart
     # would lose what it learnt), and it is stopped once the solve ends.
     deck = Variant.AVALANCHE.shuffled_deck(424)
     asked = Asked(set())
@@ -389,9 +407,10 @@ def test_a_model_out_of_time_is_asked_again_with_another_seed(monkeypatch: pytes
     seconds = [limit for limit, _ in asked.attempts]
     assert all(limit is not None and abs(limit - 0.02 * 2**number) < 1e-6 for number, limit in enumerate(seconds))
     assert [seed for _, seed in asked.attempts] == list(range(1, len(seconds) + 1))
-    first, rival, *_ = asked.rivals
-    assert first is None and rival is not None and all(later is rival for later in asked.rivals[1:])
-    assert rival.run._process.poll() is not None
+    assert asked.joins == [solving.CADICAL_JOINS] + [0.0] * (len(seconds) - 1)
+    runs = [run for handed in asked.rivals for run in handed]
+    assert asked.rivals[0] == [] and all(asked.rivals[1:]) and all(run is runs[0] for run in runs)
+    assert runs[0] is not None and runs[0].run._process.poll() is not None
 
 
 def test_a_refuted_bound_is_lowered_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -421,11 +440,12 @@ def test_a_target_refuted_beside_a_question_with_a_floor_is_lowered_by_one(monke
         floor: int | None = None,
         race: bool = False,
         ends: Sequence[Heights] = (),
-        rival: Rival | None = None,
+        rival: Starter | None = None,
+        rival_after: float = 0.0,
     ) -> object:
         asked.append((target, floor))
         if len(asked) > 2:
-            return REAL_QUESTION(model, target, seconds, root, line, seed, floor, race, ends, rival)
+            return REAL_QUESTION(model, target, seconds, root, line, seed, floor, race, ends, rival, rival_after)
         standin = Standin(target, after=0.02)
         standin.target_refuted = len(asked) == 2
         return standin
@@ -661,13 +681,14 @@ class OutOfTime(Asked):
         floor: int | None = None,
         race: bool = False,
         ends: Sequence[Heights] = (),
-        rival: Rival | None = None,
+        rival: Starter | None = None,
+        rival_after: float = 0.0,
     ) -> object:
         if floor is None:
             super().__call__(model, target, seconds, root, line, seed, floor, race, ends)  # (noted only)
             return Standin(target, after=0.02)
         timed = seconds if self.timed else None
-        return super().__call__(model, target, timed, root, line, seed, floor, race, ends, rival)
+        return super().__call__(model, target, timed, root, line, seed, floor, race, ends, rival, rival_after)
 
 
 @pytest.mark.parametrize("timed", [True, False])
@@ -718,3 +739,25 @@ def test_model_agrees_with_the_search_mid_game_on_full_decks() -> None:
         if checked == 8:
             break
     assert checked == 8 and losses >= 4
+
+
+def test_under_crowning_piece_the_pair_races_every_attempt(monkeypatch: pytest.MonkeyPatch) -> None:
+    # CaDiCaL's clauses cover the standard rules only (and no Timed Choreography): under Crowning Piece
+    # no question is handed CaDiCaL, and the pair of configurations races in every attempt; under the
+    # standard rules, from the second attempt on, CaDiCaL takes the second configuration's place.
+    monkeypatch.setattr(solving, "RACE", True)
+    deck = Variant.AVALANCHE.shuffled_deck(424)
+    for settings, pairs in (
+        (replace(FIVE_AVALANCHE, ending=Ending.CROWNING), [2, 2, 2]),
+        (replace(FIVE_AVALANCHE, choreography=True), [2, 2, 2]),
+        (FIVE_AVALANCHE, [2, 1, 1]),
+    ):
+        model = Deal.of(settings, deck)
+        rival = solving._Rival()
+        for attempt, solvers in enumerate(pairs):
+            deadline = time.perf_counter() + 0.05
+            question = solving._ask(model, model.start(), 30, deadline, [], attempt, 29, rival=rival)
+            question.stop()
+            assert len(question._solvers) == solvers, (settings, attempt)
+            assert (question._starter is None) == (settings != FIVE_AVALANCHE), (settings, attempt)
+        rival.stop()
