@@ -149,14 +149,14 @@ class Question:
     CaDiCaL may race too (`rival`), as a third racer beside the pair or in the other configuration's
     place: the same question as plain clauses (`solver.clauses`), told the endings, solved in a child
     process (`solver.cadical`) that may go on from one question to the next (the question ends with
-    its own time, not the child's). It fails on
-    other deals than CP-SAT does, refutations above all: alone on the first question, on the slowest
-    deals of fresh seeds, 5p Avalanche round-robin 8240 at 30 in 2.6 s and 8329 in 8.6 s, 4p per seat
-    3236 at 28 in 0.04 s, 5p round-robin 744 at 28 in 8.6 s (both CP-SAT configurations undecided
-    after 30-40 s on all but 3236: 0.4-0.8 s); but 5p per seat 3785, a win, over 30 s (14.7 s without
-    the LP). With a floor, it races for the target itself: its line decides the question (no line
-    beats the target), and its proof that no line reaches the target (`target_refuted`) leaves the
-    question below it undecided, and the target out of reach."""
+    its own time, not the child's). It fails on other deals than CP-SAT does, refutations above all:
+    alone on the first question, on the slowest deals of fresh seeds, 5p Avalanche round-robin 8240
+    at 30 in 2.6 s and 8329 in 8.6 s, 4p per seat 3236 at 28 in 0.04 s, 5p round-robin 744 at 28 in
+    8.6 s (both CP-SAT configurations undecided after 30-40 s on all but 3236: 0.4-0.8 s); but 5p per
+    seat 3785, a win, over 30 s (14.7 s without the LP). With a floor, it races for the target
+    itself: its line decides the question (no line beats the target), and its proof that no line
+    reaches the target (`target_refuted`) leaves the question below it undecided, and the target out
+    of reach."""
 
     def __init__(
         self,

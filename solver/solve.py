@@ -340,7 +340,7 @@ def _climb(
     refuted: str | None = None  # how the last target above the best was refuted
     turns = 0  # of the search, once the model has joined
     attempt = 0  # the model's attempts at the same question (see `_ask`)
-    rival = _Rival()  # CaDiCaL's run on the question, from its second attempt on (see `_ask`)
+    rival = _Rival()  # CaDiCaL's run on the question, kept from one attempt to the next (see `_ask`)
     alone = 0  # once the model has joined (0: not yet), the climb goes on alone up to this many positions
     try:
         while best < top:
@@ -564,10 +564,9 @@ def _ask(
     19.8 -> 15.2 s, 8001 47.1 -> 41.9 s; 4p per seat 8248, which the second attempt's first
     configuration decides, 15.0 -> 14.8 s); 4p round-robin 8248, which the pair decides at 6.5 s,
     6.7 -> 9.0 s and 5p base round-robin 8450 4.1 -> 4.3 s (three racers on two cores); the 11
-    decided in under 3 s as before. Joining after 2 s
-    instead of 3 was a wash (9 of them: 63.7 -> 62.3 s); keeping the pair beside CaDiCaL in the later
-    attempts too did worse (5p per seat 3785 15.0 -> 17.9 s, 4p per seat 8071 23.0 -> 31.3 s, 3p per
-    seat 8071 20.8 -> 25.3 s).
+    decided in under 3 s as before. Joining after 2 s instead of 3 was a wash (9 of them: 63.7 ->
+    62.3 s); keeping the pair beside CaDiCaL in the later attempts too did worse (5p per seat 3785
+    15.0 -> 17.9 s, 4p per seat 8071 23.0 -> 31.3 s, 3p per seat 8071 20.8 -> 25.3 s).
 
     On two cores or more (`RACE`), a question without a floor has two configurations racing for its
     whole time (`sat.Question`). Once the model has joined, the search seldom finds the line first
