@@ -169,7 +169,7 @@ class Question:
         floor: int | None = None,
         race: bool = False,
         ends: Sequence[Heights] = (),
-        rival: Callable[[], Rival | None] | None = None,
+        rival: Callable[[], Rival] | None = None,
         rival_after: float = 0.0,
     ) -> None:
         """`line`, a line from `root` (the best found so far), is where the solver starts looking;
@@ -178,9 +178,9 @@ class Question:
         `race`: rivals race the first configuration (see the class): the other configuration (not
         with a `floor`), and CaDiCaL's run on this question (for `target`, told `ends`) if `rival` is
         given: called once the question has run `rival_after` seconds undecided, it returns the run
-        (started then, or already running; None: none), which races for the rest of the question's
-        time and is left running. Joining late, CaDiCaL is a third racer; from the start, it takes the
-        other configuration's place.
+        (started then, or already running), which races for the rest of the question's time and is
+        left running. Joining late, CaDiCaL is a third racer; from the start, it takes the other
+        configuration's place.
         `ends` (standard rules): the question is a line whose fireworks end at one of these heights,
         each summing to `target`, which no line may beat (`solver.endings`); with a `floor`, only
         CaDiCaL's (its question is the target)."""
@@ -284,7 +284,7 @@ class Question:
             if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
                 self._decided.set()
 
-    def _race_clauses(self, start: Callable[[], Rival | None], after: float) -> None:
+    def _race_clauses(self, start: Callable[[], Rival], after: float) -> None:
         """CaDiCaL racing, from `after` seconds into the question until its time is up (or the question
         stopped): if it decides the question first, its answer counts."""
         from ortools.sat.python import cp_model
@@ -295,8 +295,6 @@ class Question:
         if self._over.wait(after) or self._decided.is_set():
             return
         rival = start()
-        if rival is None:
-            return
         with self._lock:
             self._rival = rival
         while not rival.run.finished.wait(0.02):

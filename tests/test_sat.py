@@ -324,7 +324,7 @@ class Asked:
         self.lines: list[list[Move] | None] = []  # the line each question was given as a hint
         self.attempts: list[tuple[float | None, int]] = []  # the seconds and the seed of each
         self.floors: list[int | None] = []  # the floor of each (None: a question for the target alone)
-        self.rivals: list[list[Rival | None]] = []  # the runs each question was handed by CaDiCaL's starter
+        self.rivals: list[list[Rival]] = []  # the runs each question was handed by CaDiCaL's starter
         self.joins: list[float | None] = []  # the seconds after which each question starts CaDiCaL (None: never)
         self.ends: list[tuple[Heights, ...]] = []  # the endings each was told (see `solver.endings`)
 
@@ -347,7 +347,7 @@ class Asked:
         self.attempts.append((seconds, seed))
         self.floors.append(floor)
         self.ends.append(tuple(ends))
-        handed: list[Rival | None] = []
+        handed: list[Rival] = []
         self.rivals.append(handed)
         self.joins.append(None if rival is None else rival_after)
         if target in self.refuted or not self.real:
@@ -356,10 +356,10 @@ class Asked:
         return REAL_QUESTION(model, target, seconds, root, line, seed, floor, race, ends, noted, rival_after)
 
 
-Starter = Callable[[], Rival | None]
+Starter = Callable[[], Rival]
 
 
-def _noted(starter: Starter, handed: list[Rival | None]) -> Rival | None:
+def _noted(starter: Starter, handed: list[Rival]) -> Rival:
     """CaDiCaL's run from `starter`, noted in `handed`."""
     handed.append(starter())
     return handed[-1]
