@@ -1,0 +1,159 @@
+"""Each member of the solver's portfolio alone on the first question the solver puts to the model.
+
+    python benchmarks/bench_members.py [--players 3 4 5] [--count 200] [--first 0] [--limit 20]
+                                       [--variant avalanche] [--deal both]
+
+Most deals never reach the model (the bounds, greedy lines and the search decide them in
+milliseconds); the portfolio's time is spent on those that do. For each seeded deal (standard rules)
+that does, this runs the solver up to its first question to the model (the target, the position, the
+endings left open and the best line found, as `solver.solve._ask` receives them), then times each
+member alone on that question, one after the other, each with the whole machine:
+
+    cp-sat      CP-SAT with its linear relaxation (seed 1, the best line as its hint)
+    cp-sat-nolp CP-SAT without it, told the endings (the second configuration of `solver.sat.Question`)
+    cadical     CaDiCaL on the question's clauses (`solver.clauses`), in a child process
+    glucose     Glucose 4.2 on the same clauses, in this process (interrupted at the limit)
+
+Each time includes the member's own build (CP-SAT's model: some 0.4 s; the clauses: some 30 ms).
+Prints a row per question (seconds, or - when undecided within `--limit`), then per member the sum
+(undecided counted as the limit), the median, and how many took over 1, 2 and 10 s. Use it to choose
+the portfolio's schedule from data rather than from the few deals one happens to look at: member
+times are heavy-tailed and vary from deal to deal by 100x, and the members fail on different deals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from deducer.cards import Variant
+from deducer.settings import DealOrder, Ending, Settings
+from solver import cadical, clauses, sat
+from solver import solve as solve_module
+from solver.endings import Heights
+from solver.model import Deal, Move, Position
+
+MEMBERS = ("cp-sat", "cp-sat-nolp", "cadical", "glucose")
+
+
+class _Asked(Exception):
+    """The solver's first question to the model, caught before it is asked."""
+
+    def __init__(self, root: Position, target: int, line: list[Move], heights: tuple[Heights, ...]) -> None:
+        super().__init__("asked")
+        self.root, self.target, self.line, self.heights = root, target, line, heights
+
+
+def _catch(model: Deal, root: Position, target: int, deadline: float | None, line: list[Move], *rest: Any, **named: Any) -> None:
+    ends = named.get("ends", rest[2] if len(rest) > 2 else None)
+    heights = tuple(ends.open) if ends is not None and ends.score == target else ()
+    raise _Asked(root, target, list(line), heights)
+
+
+def first_question(settings: Settings, seed: int) -> tuple[Deal, _Asked] | None:
+    """The deal's model and its first question to the model (None: the deal is decided without it)."""
+    deck = settings.variant.shuffled_deck(seed)
+    original = solve_module._ask
+    setattr(solve_module, "_ask", _catch)  # noqa: B010 (the benchmark stops the solver where it would ask)
+    try:
+        solve_module.solve(settings, deck, time_limit=60)
+    except _Asked as asked:
+        return Deal.of(settings, deck), asked
+    finally:
+        setattr(solve_module, "_ask", original)  # noqa: B010
+    return None
+
+
+def _cp_sat(deal: Deal, asked: _Asked, limit: float, relaxation: bool) -> bool:
+    question = sat.Question(
+        deal, asked.target, limit, asked.root, asked.line, 1, None, False, () if relaxation else asked.heights
+    )
+    if not relaxation:
+        question._solver.parameters.linearization_level = 0  # (the second configuration)
+    question.run()
+    return question.proven
+
+
+def _cadical(deal: Deal, asked: _Asked, limit: float) -> bool:
+    run = cadical.Run(clauses.build(deal, asked.target, asked.root, asked.heights).clauses, limit)
+    try:
+        return run.wait(limit + 1) is not None
+    finally:
+        run.stop()
+
+
+def _glucose(deal: Deal, asked: _Asked, limit: float) -> bool:
+    from pysat.solvers import Glucose42
+
+    solver = Glucose42(bootstrap_with=clauses.build(deal, asked.target, asked.root, asked.heights).clauses)
+    timer = threading.Timer(limit, solver.interrupt)
+    timer.start()
+    try:
+        return solver.solve_limited(expect_interrupt=True) is not None
+    finally:
+        timer.cancel()
+        solver.delete()
+
+
+def timed(member: str, deal: Deal, asked: _Asked, limit: float) -> float | None:
+    """Seconds for `member` to decide the question alone (None: not within `limit`)."""
+    runs: dict[str, Callable[[], bool]] = {
+        "cp-sat": lambda: _cp_sat(deal, asked, limit, True),
+        "cp-sat-nolp": lambda: _cp_sat(deal, asked, limit, False),
+        "cadical": lambda: _cadical(deal, asked, limit),
+        "glucose": lambda: _glucose(deal, asked, limit),
+    }
+    begin = time.perf_counter()
+    decided = runs[member]()
+    seconds = time.perf_counter() - begin
+    return seconds if decided and seconds <= limit else None
+
+
+def _summary(name: str, times: Sequence[float | None], limit: float) -> str:
+    values = [limit if value is None else value for value in times]
+    return (
+        f"{name:14} sum {sum(values):7.1f} s  median {statistics.median(values):6.2f} s  over 1 s: "
+        f"{sum(v > 1 for v in values):3}  over 2 s: {sum(v > 2 for v in values):3}  over 10 s: "
+        f"{sum(v > 10 for v in values):3}  undecided: {sum(value is None for value in times)}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, nargs="+", default=[3, 4, 5])
+    parser.add_argument("--count", type=int, default=200)
+    parser.add_argument("--first", type=int, default=0, help="first seed (the others follow)")
+    parser.add_argument("--limit", type=float, default=20.0, help="seconds per member and question")
+    parser.add_argument("--variant", choices=[variant.value for variant in Variant], default="avalanche")
+    parser.add_argument("--deal", choices=["round-robin", "per-seat", "both"], default="both")
+    args = parser.parse_args()
+    orders = [DealOrder.ROUND_ROBIN, DealOrder.PER_SEAT] if args.deal == "both" else [DealOrder(args.deal)]
+    print(f"{'deal':24} {'target':>6} " + " ".join(f"{member:>11}" for member in MEMBERS), flush=True)
+    results: dict[str, list[float | None]] = {member: [] for member in MEMBERS}
+    for players in args.players:
+        for order in orders:
+            settings = Settings(players=players, variant=Variant(args.variant), ending=Ending.STANDARD, deal=order)
+            for seed in range(args.first, args.first + args.count):
+                found = first_question(settings, seed)
+                if found is None:
+                    continue
+                deal, asked = found
+                row = {member: timed(member, deal, asked, args.limit) for member in MEMBERS}
+                for member, seconds in row.items():
+                    results[member].append(seconds)
+                cells = " ".join("          -" if row[m] is None else f"{row[m]:11.2f}" for m in MEMBERS)
+                print(f"{players}p {order.value:12} {seed:6}   {asked.target:4} {cells}", flush=True)
+    if not results["cp-sat"]:
+        print("no deal reached the model")
+        return
+    print(f"\n{len(results['cp-sat'])} questions, {args.limit:g} s each at most")
+    for member in MEMBERS:
+        print(_summary(member, results[member], args.limit))
+
+
+if __name__ == "__main__":
+    main()
