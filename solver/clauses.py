@@ -91,6 +91,12 @@ class _Builder:
 
             self.clauses.extend(CardEnc.atmost(list(lits), bound, vpool=self.pool, encoding=EncType.seqcounter).clauses)
 
+    def at_least(self, lits: Sequence[int], bound: int) -> None:
+        """At least `bound` of `lits` (PySAT's sequential counter)."""
+        from pysat.card import CardEnc, EncType
+
+        self.clauses.extend(CardEnc.atleast(list(lits), bound, vpool=self.pool, encoding=EncType.seqcounter).clauses)
+
     def same_as_any(self, var: int, lits: Sequence[int]) -> None:
         """`var` is true exactly when one of `lits` is."""
         self.clauses.append([-var, *lits])
@@ -226,9 +232,7 @@ def build(deal: Deal, target: int, root: Position | None = None, ends: Sequence[
     if target >= cards:
         b.clauses.extend([var] for var in done_before)
     elif not ends:
-        from pysat.card import CardEnc, EncType
-
-        b.clauses.extend(CardEnc.atleast(done_before, target, vpool=b.pool, encoding=EncType.seqcounter).clauses)
+        b.at_least(done_before, target)
     return Encoding(b.clauses, kinds, let_goes)
 
 
