@@ -57,14 +57,16 @@ def _catch(model: Deal, root: Position, target: int, deadline: float | None, lin
 def first_question(settings: Settings, seed: int) -> tuple[Deal, _Asked] | None:
     """The deal's model and its first question to the model (None: the deal is decided without it)."""
     deck = settings.variant.shuffled_deck(seed)
-    original = solve_module._ask
+    original, glance = solve_module._ask, solve_module.GLANCE_AFTER
     setattr(solve_module, "_ask", _catch)  # noqa: B010 (the benchmark stops the solver where it would ask)
+    solve_module.GLANCE_AFTER = None  # (Glucose's glance would decide some deals before the question)
     try:
         solve_module.solve(settings, deck, time_limit=60)
     except _Asked as asked:
         return Deal.of(settings, deck), asked
     finally:
         setattr(solve_module, "_ask", original)  # noqa: B010
+        solve_module.GLANCE_AFTER = glance
     return None
 
 

@@ -54,6 +54,7 @@ if TYPE_CHECKING:  # OR-Tools takes 0.4 s to import: only deals that reach the m
     from ortools.sat.python import cp_model
 
     from solver.clauses import Rival
+    from solver.glance import Glance
 
 
 def applies(deal: Deal) -> bool:
@@ -171,6 +172,8 @@ class Question:
         ends: Sequence[Heights] = (),
         rival: Callable[[], Rival] | None = None,
         rival_after: float = 0.0,
+        glance: Glance | None = None,
+        glance_for: float = 0.0,
     ) -> None:
         """`line`, a line from `root` (the best found so far), is where the solver starts looking;
         `seed` is CP-SAT's random seed. With a `floor` below `target` (standard rules), the question
@@ -236,6 +239,11 @@ class Question:
         self._decided = threading.Event()  # a racing solver has decided the question
         self._over = threading.Event()  # the question is decided or stopped: CaDiCaL's racer stops waiting
         self._thread: threading.Thread | None = None
+        # Glucose's glance at this very question, already running: in a racing pair, it keeps the
+        # other configuration's place for the question's first `glance_for` seconds.
+        self._glance = glance if glance is not None and racing and (glance.target, glance.ends) == (target, tuple(ends)) else None
+        self._glance_for = glance_for
+        self._glanced: list[Move] | None = None  # the glance's line, when it decided the question first
 
     def run(self) -> None:
         """Solve, in this thread (the rival, if any, in another)."""
@@ -244,6 +252,8 @@ class Question:
                 self._status = self._solver.solve(self._models[0][0])
                 return
             threads = [threading.Thread(target=self._race, args=(solver,), daemon=True) for solver in self._solvers]
+            if self._glance is not None:
+                threads[1] = threading.Thread(target=self._race_glance, args=(self._glance, self._solvers[1]), daemon=True)
             self._began = time.perf_counter()
             if self._starter is not None:
                 threads.append(threading.Thread(target=self._race_clauses, args=self._starter, daemon=True))
@@ -267,7 +277,28 @@ class Question:
     def _stop_all(self) -> None:
         for solver in self._solvers:
             solver.stop_search()
+        if self._glance is not None:
+            self._glance.interrupt()
         self._over.set()
+
+    def _race_glance(self, glance: Glance, other: cp_model.CpSolver) -> None:
+        """The glance racing for the question's first `glance_for` seconds: if it decides the
+        question first, its answer counts; if not, `other` takes its place."""
+        from ortools.sat.python import cp_model
+
+        glance.done.wait(max(0.0, self._began + self._glance_for - time.perf_counter()))
+        glance.interrupt()
+        glance.done.wait()
+        if glance.decided:
+            with self._lock:
+                if self._status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+                    return
+                self._glanced = glance.answer()
+                self._status = cp_model.INFEASIBLE if self._glanced is None else cp_model.OPTIMAL
+                self._decided.set()
+            return
+        if not self._over.is_set():
+            self._race(other)
 
     def _race(self, solver: cp_model.CpSolver) -> None:
         """One racing solver: the first to decide the question counts (`run` stops the other); if
@@ -313,6 +344,11 @@ class Question:
             self._decided.set()
 
     @property
+    def glancing(self) -> bool:
+        """Does Glucose's glance race for the question's first seconds (see `__init__`)?"""
+        return self._glance is not None
+
+    @property
     def racing(self) -> bool:
         """Does a rival race the first configuration (see the class)?"""
         return len(self._solvers) > 1 or self._starter is not None
@@ -344,6 +380,8 @@ class Question:
             raise RuntimeError(f"invalid constraint model: {model.validate()}")
         if self._true is not None and self._rival is not None:
             return self._rival.encoding.line(self.deal, self.root, self._true)
+        if self._glanced is not None:
+            return self._glanced
         if self._status in (cp_model.FEASIBLE, cp_model.OPTIMAL):
             return turns.line(self.deal, self.root, self._winner)
         raise OutOfBudget("time limit reached")

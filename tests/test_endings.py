@@ -18,7 +18,7 @@ from solver.model import DISCARD, HINT, MISPLAY, ONGOING, TRASH, Deal, Position
 from solver.search import Search
 from solver.solve import solve
 from tests.test_midgame import position_in_play
-from tests.test_sat import Asked, line_score
+from tests.test_sat import Asked, line_score, stand_in
 from tests.test_solver import small_deals
 
 
@@ -190,7 +190,7 @@ def test_a_capped_game_finds_the_line_of_a_loss_before_the_model(monkeypatch: py
     settings = Settings(players=3, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.ROUND_ROBIN)
     deck = Variant.AVALANCHE.shuffled_deck(3236)
     asked = Asked(set(), real=False)
-    monkeypatch.setattr(sat, "Question", asked)
+    stand_in(monkeypatch, asked)
     result = solve(settings, deck, node_limit=100_000)
     assert (result.verdict, result.score, result.upper, asked.targets) == ("loss", 27, 27, [])
     monkeypatch.setattr(solving, "CAPPED_PROBE", 0)

@@ -20,6 +20,7 @@ from solver.bounds import Bound
 from solver.brute import best_score
 from solver.clauses import Rival
 from solver.endings import Heights, open_endings
+from solver.glance import Glance
 from solver.greedy import greedy_line
 from solver.model import ANNOUNCE, ONGOING, TRASH, Deal, Move, Position, Rules
 from solver.search import OutOfBudget
@@ -341,6 +342,8 @@ class Asked:
         ends: Sequence[Heights] = (),
         rival: Starter | None = None,
         rival_after: float = 0.0,
+        glance: Glance | None = None,
+        glance_for: float = 0.0,
     ) -> object:
         self.targets.append(target)
         self.lines.append(line)
@@ -353,10 +356,17 @@ class Asked:
         if target in self.refuted or not self.real:
             return Standin(target, refutes=target in self.refuted)
         noted = None if rival is None else partial(_noted, rival, handed)
-        return REAL_QUESTION(model, target, seconds, root, line, seed, floor, race, ends, noted, rival_after)
+        return REAL_QUESTION(model, target, seconds, root, line, seed, floor, race, ends, noted, rival_after, glance, glance_for)
 
 
 Starter = Callable[[], Rival]
+
+
+def stand_in(monkeypatch: pytest.MonkeyPatch, question: Callable[..., object]) -> None:
+    """Put `question` in `sat.Question`'s place, and keep Glucose's glance out (it would answer
+    before the model is asked, beside the stand-in)."""
+    monkeypatch.setattr(sat, "Question", question)
+    monkeypatch.setattr(solving, "GLANCE_AFTER", None)
 
 
 def _noted(starter: Starter, handed: list[Rival]) -> Rival:
@@ -382,7 +392,7 @@ def test_the_model_asks_for_the_bound_first(monkeypatch: pytest.MonkeyPatch) -> 
     model = Deal.of(FIVE_AVALANCHE, deck)
     assert max(model.score(greedy_line(model, model.start(), low)[1]) for low in (True, False)) <= 25
     asked = Asked(set())
-    monkeypatch.setattr(sat, "Question", asked)
+    stand_in(monkeypatch, asked)
     result = solve(FIVE_AVALANCHE, deck, time_limit=120)
     assert (result.verdict, result.score) == ("win", 30)
     assert asked.targets == [30]
@@ -398,7 +408,7 @@ def test_a_model_out_of_time_is_asked_again_with_another_seed(monkeypatch: pytes
     # would lose what it learnt), and it is stopped once the solve ends.
     deck = Variant.AVALANCHE.shuffled_deck(424)
     asked = Asked(set())
-    monkeypatch.setattr(sat, "Question", asked)
+    stand_in(monkeypatch, asked)
     monkeypatch.setattr(solving, "MODEL_TIME", 0.02)
     monkeypatch.setattr(solving, "RACE", True)
     result = solve(FIVE_AVALANCHE, deck, time_limit=120)
@@ -417,7 +427,7 @@ def test_a_refuted_bound_is_lowered_by_one(monkeypatch: pytest.MonkeyPatch) -> N
     # Seed 424 again: the search stalls at 28. Told (falsely) that no line scores 30, the portfolio
     # asks the real model for 29, not for 30 again nor for one point more than the best found.
     asked = Asked({30})
-    monkeypatch.setattr(sat, "Question", asked)
+    stand_in(monkeypatch, asked)
     result = solve(FIVE_AVALANCHE, Variant.AVALANCHE.shuffled_deck(424), time_limit=120)
     assert asked.targets == [30, 29]
     assert result.score >= 29  # the model's line for 29 (it may score more)
@@ -442,6 +452,8 @@ def test_a_target_refuted_beside_a_question_with_a_floor_is_lowered_by_one(monke
         ends: Sequence[Heights] = (),
         rival: Starter | None = None,
         rival_after: float = 0.0,
+        glance: Glance | None = None,
+        glance_for: float = 0.0,
     ) -> object:
         asked.append((target, floor))
         if len(asked) > 2:
@@ -450,7 +462,7 @@ def test_a_target_refuted_beside_a_question_with_a_floor_is_lowered_by_one(monke
         standin.target_refuted = len(asked) == 2
         return standin
 
-    monkeypatch.setattr(sat, "Question", question)
+    stand_in(monkeypatch, question)
     result = solve(FIVE_AVALANCHE, Variant.AVALANCHE.shuffled_deck(424), time_limit=120)
     assert asked[:2] == [(30, None), (30, 29)] and all(target <= 29 for target, _ in asked[2:])
     assert result.score >= 29
@@ -478,7 +490,7 @@ def test_restarts_find_a_narrow_win_while_the_model_works(monkeypatch: pytest.Mo
     monkeypatch.setattr(sat, "applies", lambda deal: False)
     assert solve(FIVE_AVALANCHE, deck, node_limit=300_000).verdict == "unknown"
     monkeypatch.undo()
-    monkeypatch.setattr(sat, "Question", silent)
+    stand_in(monkeypatch, silent)
     result = solve(FIVE_AVALANCHE, deck, node_limit=300_000)
     assert (result.verdict, result.score) == ("win", 30)
 
@@ -494,7 +506,7 @@ def test_beside_a_racing_pair_the_search_waits_after_its_burning_restarts(monkey
             super().__init__(target, after=3.0)
             self.racing = True
 
-    monkeypatch.setattr(sat, "Question", lambda model, target, *_, **__: Racing(target))
+    stand_in(monkeypatch, lambda model, target, *_, **__: Racing(target))
     monkeypatch.setattr(solving, "RACE_FIRST", 0.0)
     result = solve(FIVE_AVALANCHE, Variant.AVALANCHE.shuffled_deck(148), time_limit=3.0)
     assert (result.verdict, result.score) == ("unknown", 29) and result.nodes < 50_000
@@ -508,12 +520,12 @@ def test_the_burning_orders_try_longer_than_the_probes(monkeypatch: pytest.Monke
     # works (here a model that never answers). Without the burning orders the restarts have not found
     # it after 300,000 positions.
     deck = Variant.AVALANCHE.shuffled_deck(508)
-    monkeypatch.setattr(sat, "Question", silent)
+    stand_in(monkeypatch, silent)
     monkeypatch.setattr(solving, "BURNING", ())
     assert solve(FIVE_AVALANCHE, deck, node_limit=300_000).verdict == "unknown"
     monkeypatch.undo()
     asked = Asked(set(), real=False)
-    monkeypatch.setattr(sat, "Question", asked)
+    stand_in(monkeypatch, asked)
     result = solve(FIVE_AVALANCHE, deck, node_limit=300_000)
     assert (result.verdict, result.score, asked.targets) == ("win", 30, [])
     monkeypatch.setattr(solving, "BURN_JOIN", 0)
@@ -536,7 +548,7 @@ def test_the_model_joins_early_and_the_climb_goes_on_alone(monkeypatch: pytest.M
     assert (alone.verdict, alone.score) == ("win", 25) and 15_000 < alone.nodes < 20_000
     monkeypatch.undo()
     asked = Asked(set(), real=False)
-    monkeypatch.setattr(sat, "Question", asked)
+    stand_in(monkeypatch, asked)
     result = solve(settings, deck)
     assert (result.verdict, result.score) == ("win", 25) and asked.targets == [25]
     assert alone.nodes <= result.nodes <= alone.nodes + len(solving.BURNING) * solving.BURN_JOIN + 200
@@ -575,7 +587,7 @@ def climbs(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Deal, int, list[in
         asked.append(target)
         return Standin(target)
 
-    monkeypatch.setattr(sat, "Question", recorded)
+    stand_in(monkeypatch, recorded)
     for model in small_deals(11, 300):
         if model.rules.ending is Ending.CROWNING:
             continue
@@ -623,7 +635,7 @@ def test_an_undecided_answer_brackets_the_best_score(monkeypatch: pytest.MonkeyP
     # the upper bound is what the restarts refuted before the budget ran out, never below the brute
     # force's best. The verdict is a loss exactly when the two meet.
     loosen(monkeypatch)
-    monkeypatch.setattr(sat, "Question", silent)
+    stand_in(monkeypatch, silent)
     rng = random.Random(5)
     bracketed = 0
     for model in small_deals(12, 300):
@@ -646,12 +658,12 @@ def test_an_undecided_deal_keeps_its_upper_bound(monkeypatch: pytest.MonkeyPatch
     # and why; with one that refutes 28 at once (told the one ending the bounds leave, see
     # test_endings), 27.
     deck = Variant.AVALANCHE.shuffled_deck(744)
-    monkeypatch.setattr(sat, "Question", silent)
+    stand_in(monkeypatch, silent)
     result = solve(FIVE_AVALANCHE, deck, node_limit=60_000)
     assert (result.verdict, result.upper) == ("unknown", 28) and result.score < 28
     assert result.reason is not None and result.reason.startswith("pace: r5, b1, y2, m1 first appear at deck card 47")
     asked = Asked({28}, real=False)
-    monkeypatch.setattr(sat, "Question", asked)
+    stand_in(monkeypatch, asked)
     result = solve(FIVE_AVALANCHE, deck, node_limit=60_000)
     assert asked.targets == [28, 27] and asked.ends[0] == ((5, 5, 5, 5, 5, 3),)
     assert (result.verdict, result.upper) == ("unknown", 27) and result.score < 27
@@ -683,6 +695,8 @@ class OutOfTime(Asked):
         ends: Sequence[Heights] = (),
         rival: Starter | None = None,
         rival_after: float = 0.0,
+        glance: Glance | None = None,
+        glance_for: float = 0.0,
     ) -> object:
         if floor is None:
             super().__call__(model, target, seconds, root, line, seed, floor, race, ends)  # (noted only)
@@ -701,7 +715,7 @@ def test_the_model_asks_above_the_best_found_when_the_bound_is_out_of_its_reach(
     # (the search alone climbs to 26 in 13 s), though it cannot prove it the best. Its line is taken
     # when its time runs out, or (no time of its own) when the solve's does.
     asked = OutOfTime(timed)
-    monkeypatch.setattr(sat, "Question", asked)
+    stand_in(monkeypatch, asked)
     monkeypatch.setattr(solving, "MODEL_TIME", 2.0)
     monkeypatch.setattr(solving, "CADICAL", False)  # (its rival would refute 28 in some seconds)
     result = solve(FIVE_AVALANCHE, Variant.AVALANCHE.shuffled_deck(744), time_limit=8 if timed else 5)

@@ -1,0 +1,146 @@
+"""Glucose's glance at the top target (`solver.glance`): its answers, its stop, and how the solver
+and the model's question take them."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from deducer import DealOrder, Ending, Settings, Variant
+from solver import glance as glancing
+from solver import sat
+from solver import solve as solving
+from solver.brute import best_score
+from solver.glance import Glance
+from solver.model import Deal
+from solver.search import OutOfBudget
+from solver.solve import solve
+from tests.test_sat import line_score, silent, stand_in
+from tests.test_solver import small_deals
+
+
+def glanced(model: Deal, target: int) -> Glance:
+    """A glance at `target` from the opening deal, run to its end."""
+    glance = Glance(model, target, model.start())
+    glance.start()
+    glance.done.wait()
+    return glance
+
+
+def test_a_glance_agrees_with_brute_force_on_every_target() -> None:
+    # Small deals under standard rules: for every target, Glucose finds a line (which replays to at
+    # least the target) exactly when the brute force says one exists.
+    kinds = set()
+    for model in small_deals(100, 160):
+        if not glancing.glances(model):
+            continue
+        truth = best_score(model)
+        for target in range(model.rules.max_score + 1):
+            glance = glanced(model, target)
+            assert glance.decided
+            line = glance.answer()
+            assert (line is None) == (target > truth), (model.rules, model.deck, target)
+            if line is not None:
+                assert truth >= line_score(model, line) >= target
+        kinds.add(truth == model.rules.max_score)
+    assert kinds == {True, False}  # wins and losses
+
+
+def test_a_stopped_glance_has_no_answer() -> None:
+    # 3 players, Avalanche, round-robin seed 8071: Glucose cannot decide the 30 in a minute. Stopped
+    # after a fifth of a second, it lets go at once, undecided; stopped before it starts, it never does.
+    settings = Settings(players=3, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.ROUND_ROBIN)
+    model = Deal.of(settings, Variant.AVALANCHE.shuffled_deck(8071))
+    glance = Glance(model, 30, model.start())
+    glance.start()
+    time.sleep(0.2)
+    began = time.perf_counter()
+    glance.stop()
+    assert time.perf_counter() - began < 1.0
+    assert glance.done.is_set() and not glance.decided
+    with pytest.raises(OutOfBudget):
+        glance.answer()
+    never = Glance(model, 30, model.start())
+    never.stop()
+    assert not never.done.is_set() and not never.decided
+
+
+FIVE_ROUND_ROBIN = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.ROUND_ROBIN)
+
+
+def test_a_racing_question_takes_the_answer_of_its_glance() -> None:
+    # 5 players, Avalanche, round-robin seed 1494, a win: Glucose finds the 30 in about 0.1 s, where
+    # CP-SAT needs a third of a second. Given 10 ms, the pair alone cannot decide the question; with
+    # the glance in the second configuration's place, the question is decided by the glance's line.
+    model = Deal.of(FIVE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(1494))
+    glance = glanced(model, 30)
+    assert glance.decided and glance.answer() is not None
+    alone = sat.Question(model, 30, 0.01, race=True)
+    alone.run()
+    assert not alone.proven
+    question = sat.Question(model, 30, 0.01, race=True, glance=glance, glance_for=1.0)
+    assert question.glancing
+    question.run()
+    assert question.proven
+    line = question.answer()
+    assert line == glance.answer() and line is not None and line_score(model, line) == 30
+    # A glance at another question (another target, or other endings) does not race this one.
+    assert not sat.Question(model, 29, 0.01, race=True, glance=glance).glancing
+    assert not sat.Question(model, 30, 0.01, race=False, glance=glance).glancing
+
+
+def test_a_glance_refuting_its_question_decides_it() -> None:
+    # 5 players, Avalanche, round-robin seed 744, true best 27 (`test_endings`): told the one ending
+    # at 28 the bounds leave open (multicolour stopping at 3), Glucose refutes it in under a second;
+    # given 10 ms, the pair alone cannot, and the question takes the glance's refutation as its answer.
+    model = Deal.of(FIVE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(744))
+    ends = ((5, 5, 5, 5, 5, 3),)
+    glance = Glance(model, 28, model.start(), ends)
+    glance.start()
+    glance.done.wait()
+    assert glance.decided and glance.answer() is None
+    alone = sat.Question(model, 28, 0.01, race=True, ends=ends)
+    alone.run()
+    assert not alone.proven
+    question = sat.Question(model, 28, 0.01, race=True, ends=ends, glance=glance, glance_for=1.0)
+    assert question.glancing
+    question.run()
+    assert question.proven and question.answer() is None
+
+
+def test_the_glance_decides_a_deal_before_the_model_joins(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 4 players, Avalanche, seed 148: the search alone has not found the 30 after 100,000 positions
+    # (`test_portfolio_finds_a_narrow_win_the_search_alone_misses`). With the model never joining
+    # (and never answering), Glucose's glance at the bound, started 1,000 positions into the climb,
+    # finds the win, and the line is replayed through the engine by `solve`.
+    settings = Settings(players=4, variant=Variant.AVALANCHE, ending=Ending.STANDARD)
+    stand_in(monkeypatch, silent)
+    monkeypatch.setattr(solving, "GLANCE_AFTER", 1_000)
+    monkeypatch.setattr(solving, "MODEL_JOINS", 10**9)
+    monkeypatch.setattr(solving, "RACE", True)
+    decided: list[Glance] = []
+
+    def noted(*args: object) -> Glance:
+        glance = Glance(*args)  # type: ignore[arg-type]
+        decided.append(glance)
+        return glance
+
+    monkeypatch.setattr(solving, "Glance", noted)
+    result = solve(settings, Variant.AVALANCHE.shuffled_deck(148), time_limit=120)
+    assert (result.verdict, result.score) == ("win", 30)
+    assert [glance.target for glance in decided] == [30] and decided[0].decided
+
+
+def test_a_glance_refuting_the_bound_explains_it_as_the_model_would(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 5 players, Avalanche, round-robin seed 744, true best 27 (`test_endings`): the bounds leave one
+    # way for the fireworks to end at 28. Glucose, told it, refutes it; the model never answers. The
+    # reason is the one the model's refutation gives.
+    stand_in(monkeypatch, silent)
+    monkeypatch.setattr(solving, "GLANCE_AFTER", 1_000)
+    monkeypatch.setattr(solving, "MODEL_JOINS", 10**9)
+    monkeypatch.setattr(solving, "RACE", True)
+    result = solve(FIVE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(744), time_limit=120)
+    assert (result.verdict, result.score, result.upper) == ("loss", 27, 27)
+    assert result.reason is not None and result.reason.startswith("no line scores 28: of the 21 ways")
+    assert result.reason.endswith("the constraint model proved that the fireworks cannot end at the other 1")
