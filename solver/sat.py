@@ -186,7 +186,11 @@ class Question:
         configuration's place.
         `ends` (standard rules): the question is a line whose fireworks end at one of these heights,
         each summing to `target`, which no line may beat (`solver.endings`); with a `floor`, only
-        CaDiCaL's (its question is the target)."""
+        CaDiCaL's (its question is the target).
+        `glance`: Glucose's glance (`solver.glance`), already running; if it is at this very question
+        (the target, told `ends`) and the pair races, it keeps the other configuration's place for
+        the question's first `glance_for` seconds: its answer counts if it decides first; if not,
+        it is stopped, and the other configuration starts. Otherwise the caller stops it."""
         from ortools.sat.python import cp_model
 
         if not applies(deal):
