@@ -13,7 +13,7 @@ from solver import sat
 from solver import solve as solving
 from solver.glance import Glance
 from solver.model import Deal, Position
-from solver.search import OutOfBudget
+from solver.search import OutOfBudget, Search
 from solver.solve import solve
 from tests.test_endings import brute_forced
 from tests.test_sat import line_score, silent, stand_in
@@ -156,3 +156,15 @@ def test_a_glance_refuting_the_bound_explains_it_as_the_model_would(monkeypatch:
     # One point at a time: 28 told its one open ending, then (unless the search found 27 first) 27.
     assert [(glance.target, glance.ends) for glance in glances[:1]] == [(28, ((5, 5, 5, 5, 5, 3),))]
     assert [glance.target for glance in glances] == [28, 27][: len(glances)]
+
+
+def test_a_decided_glance_cuts_the_short_search_before_the_model() -> None:
+    # 5 players, Avalanche, round-robin seed 1494: just before the model joins, the burning orders
+    # search 2,000 positions for the 30 (`solve._short_of_the_model`). Once the glance has decided,
+    # they search none: the glance's answer is taken at once, and the model is not built.
+    model = Deal.of(FIVE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(1494))
+    search = Search(model)
+    short = solving._short_of_the_model(model, search, model.start(), 30, 0, [], None, None, None, True, lambda: True)
+    assert short[3] is None and search.nodes == 0
+    solving._short_of_the_model(model, search, model.start(), 30, 0, [], None, None, None, True, lambda: False)
+    assert search.nodes >= solving.BURN_JOIN
