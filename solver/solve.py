@@ -448,9 +448,9 @@ def _climb(
                         return best, line, refuted, best  # nothing between the best found and the target refuted
                     top = asked - 1
                 # The model joins (once the burning orders have had a longer try at its target) or asks again.
-                glanced_at = None if glance is None else glance.done.is_set
+                glance_decided = None if glance is None else glance.done.is_set
                 top, ends, refuted, decided = _short_of_the_model(
-                    model, search, root, top, best, line, refuted, deadline, node_limit, not alone, glanced_at
+                    model, search, root, top, best, line, refuted, deadline, node_limit, not alone, glance_decided
                 )
                 if decided is not None:
                     return decided
