@@ -370,7 +370,7 @@ def _climb(
     climbed = search.nodes  # when the climb of its current target began (see `MODEL_JOINS`)
     glance: Glance | None = None  # Glucose on `top` before the model joins (see `GLANCE_AFTER`)
     glance_ends: Endings | None = None  # the endings it was told
-    glance_at = search.nodes + GLANCE_AFTER if portfolio and RACE and GLANCE_AFTER is not None and glances(model) else None
+    glance_at = search.nodes + GLANCE_AFTER if portfolio and RACE and GLANCE_AFTER is not None else None
     try:
         while best < top:
             climbing = search.nodes < alone
@@ -400,6 +400,8 @@ def _climb(
                     continue  # the search's turn is over
                 if question is None and glance_at is not None and search.nodes >= glance_at:
                     glance_at = None  # Glucose glances at the top, once the endings have lowered it
+                    if not glances(model):  # (asked only now: most deals never import the clauses)
+                        continue
                     top, glance_ends, why = _endings(model, root, top, best)
                     refuted = why or refuted
                     if top <= best:

@@ -11,6 +11,7 @@ from deducer import DealOrder, Ending, Settings, Variant
 from solver import glance as glancing
 from solver import sat
 from solver import solve as solving
+from solver.endings import Heights
 from solver.glance import Glance
 from solver.model import Deal, Position
 from solver.search import OutOfBudget, Search
@@ -19,9 +20,9 @@ from tests.test_endings import brute_forced
 from tests.test_sat import line_score, silent, stand_in
 
 
-def glanced(model: Deal, target: int, root: Position | None = None) -> Glance:
-    """A glance at `target` from `root` (default: the opening deal), run to its end."""
-    glance = Glance(model, target, model.start() if root is None else root)
+def glanced(model: Deal, target: int, root: Position | None = None, ends: tuple[Heights, ...] = ()) -> Glance:
+    """A glance at `target` (told `ends`) from `root` (default: the opening deal), run to its end."""
+    glance = Glance(model, target, model.start() if root is None else root, ends)
     glance.start()
     glance.done.wait()
     return glance
@@ -96,9 +97,7 @@ def test_a_glance_refuting_its_question_decides_it() -> None:
     # given 10 ms, the pair alone cannot, and the question takes the glance's refutation as its answer.
     model = Deal.of(FIVE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(744))
     ends = ((5, 5, 5, 5, 5, 3),)
-    glance = Glance(model, 28, model.start(), ends)
-    glance.start()
-    glance.done.wait()
+    glance = glanced(model, 28, ends=ends)
     assert glance.decided and glance.answer() is None
     alone = sat.Question(model, 28, 0.01, race=True, ends=ends)
     alone.run()
@@ -109,24 +108,31 @@ def test_a_glance_refuting_its_question_decides_it() -> None:
     assert question.proven and question.answer() is None
 
 
+def glances_alone(monkeypatch: pytest.MonkeyPatch) -> list[Glance]:
+    """The model never joins nor answers: the glances (started 1,000 positions into the climb, on
+    two cores) are the solver's only help. Returns the list of the glances started, in order."""
+    stand_in(monkeypatch, silent)
+    monkeypatch.setattr(solving, "GLANCE_AFTER", 1_000)
+    monkeypatch.setattr(solving, "MODEL_JOINS", 10**9)
+    monkeypatch.setattr(solving, "RACE", True)
+    started: list[Glance] = []
+
+    def noted(*args: object) -> Glance:
+        glance = Glance(*args)  # type: ignore[arg-type]
+        started.append(glance)
+        return glance
+
+    monkeypatch.setattr(solving, "Glance", noted)
+    return started
+
+
 def test_the_glance_decides_a_deal_before_the_model_joins(monkeypatch: pytest.MonkeyPatch) -> None:
     # 4 players, Avalanche, seed 148: the search alone has not found the 30 after 100,000 positions
     # (`test_portfolio_finds_a_narrow_win_the_search_alone_misses`). With the model never joining
     # (and never answering), Glucose's glance at the bound, started 1,000 positions into the climb,
     # finds the win, and the line is replayed through the engine by `solve`.
     settings = Settings(players=4, variant=Variant.AVALANCHE, ending=Ending.STANDARD)
-    stand_in(monkeypatch, silent)
-    monkeypatch.setattr(solving, "GLANCE_AFTER", 1_000)
-    monkeypatch.setattr(solving, "MODEL_JOINS", 10**9)
-    monkeypatch.setattr(solving, "RACE", True)
-    decided: list[Glance] = []
-
-    def noted(*args: object) -> Glance:
-        glance = Glance(*args)  # type: ignore[arg-type]
-        decided.append(glance)
-        return glance
-
-    monkeypatch.setattr(solving, "Glance", noted)
+    decided = glances_alone(monkeypatch)
     result = solve(settings, Variant.AVALANCHE.shuffled_deck(148), time_limit=120)
     assert (result.verdict, result.score) == ("win", 30)
     assert [glance.target for glance in decided] == [30] and decided[0].decided
@@ -137,18 +143,7 @@ def test_a_glance_refuting_the_bound_explains_it_as_the_model_would(monkeypatch:
     # way for the fireworks to end at 28. Glucose, told it, refutes it (in about 0.7 s), and glances
     # at once at 27, which it finds (the search has 25 by then); the model never answers. The reason
     # is the one the model's refutation gives.
-    stand_in(monkeypatch, silent)
-    monkeypatch.setattr(solving, "GLANCE_AFTER", 1_000)
-    monkeypatch.setattr(solving, "MODEL_JOINS", 10**9)
-    monkeypatch.setattr(solving, "RACE", True)
-    glances: list[Glance] = []
-
-    def noted(*args: object) -> Glance:
-        glance = Glance(*args)  # type: ignore[arg-type]
-        glances.append(glance)
-        return glance
-
-    monkeypatch.setattr(solving, "Glance", noted)
+    glances = glances_alone(monkeypatch)
     result = solve(FIVE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(744), time_limit=120)
     assert (result.verdict, result.score, result.upper) == ("loss", 27, 27)
     assert result.reason is not None and result.reason.startswith("no line scores 28: of the 21 ways")
