@@ -14,7 +14,7 @@ Standard rules without Timed Choreography only (`applies`), and no floor: a ques
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from deducer.settings import MAX_CLUES, MAX_STRIKES, Ending
@@ -32,6 +32,10 @@ def applies(deal: Deal) -> bool:
     what `solver.sat.applies` asks)."""
     rules = deal.rules
     return rules.ending is Ending.STANDARD and not rules.choreography and sat.applies(deal)
+
+
+class Stopped(Exception):
+    """A build abandoned on request (`build`'s `stop`)."""
 
 
 @dataclass(frozen=True)
@@ -107,10 +111,17 @@ class _Builder:
         self.at_most_one(lits)
 
 
-def build(deal: Deal, target: int, root: Position | None = None, ends: Sequence[Heights] = ()) -> Encoding:
+def build(
+    deal: Deal,
+    target: int,
+    root: Position | None = None,
+    ends: Sequence[Heights] = (),
+    stop: Callable[[], bool] | None = None,
+) -> Encoding:
     """The clauses of "a line from `root` (default: the opening deal) scoring at least `target`", or
     with `ends`: "a line whose fireworks end at one of these heights" (`solver.sat._build`, whose
-    constraints these mirror one for one, in the same order)."""
+    constraints these mirror one for one, in the same order). `stop`, asked at every turn of the
+    unrolled game, abandons the build (`Stopped`)."""
     root = deal.start() if root is None else root
     rules = deal.rules
     players, ranks = rules.players, rules.ranks
@@ -138,6 +149,8 @@ def build(deal: Deal, target: int, root: Position | None = None, ends: Sequence[
     kinds: list[tuple[int, int, int, int]] = []
     let_goes: list[dict[int, int]] = []
     for t in range(horizon_):
+        if stop is not None and stop():
+            raise Stopped("the build was stopped")
         seat = (first + t) % players
         exhausted = drawn_before[size - 1]
         if final >= 0:

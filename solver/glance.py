@@ -4,9 +4,10 @@ On the first question the model is asked (the deals that took our solver 0.3-5 s
 the question's clauses (`solver.clauses`) decides half of them within 0.15 s, clauses built and
 loaded included, where the search and CP-SAT take 0.3-0.5 s. PySAT's Glucose lets go of the
 interpreter lock while it solves (`solve_limited(expect_interrupt=True)`) and can be interrupted
-from another thread: started once the climb has stalled (`solver.solve._climb`), it solves on the
-second core, idle until the model joins, while the search climbs on the first. Only building and
-loading the clauses (about 35 ms on 5p Avalanche) hold the lock, and they cannot be interrupted."""
+from another thread: started once the search has spent 1,000 positions on a deal
+(`solver.solve._Glances`), it solves on the second core, idle until the model joins, while the
+search probes and climbs on the first. Building and loading the clauses (about 35 ms on 5p
+Avalanche) hold the lock: a stop is heard between turns of the build and pieces of the load."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from solver.clauses import Encoding
 
 SOLVER = "glucose42"
+LOAD = 5_000  # clauses loaded into Glucose at a time (see `Glance._run`)
 
 
 def glances(deal: Deal) -> bool:
@@ -56,16 +58,21 @@ class Glance:
     def _run(self) -> None:
         from pysat.solvers import Solver
 
-        from solver.clauses import build
+        from solver.clauses import Stopped, build
 
         try:
-            encoding: Encoding = build(self.deal, self.target, self.root, self.ends)
-            with self._lock:
-                if self._stopping.is_set():
-                    return
-                solver = Solver(name=SOLVER, bootstrap_with=encoding.clauses)
-                self._solver = solver
+            encoding: Encoding = build(self.deal, self.target, self.root, self.ends, self._stopping.is_set)
+            clauses = encoding.clauses
+            solver = Solver(name=SOLVER)
             try:
+                for start in range(0, len(clauses), LOAD):  # (in pieces: a stop is heard between them)
+                    if self._stopping.is_set():
+                        return
+                    solver.append_formula(clauses[start : start + LOAD])
+                with self._lock:
+                    if self._stopping.is_set():
+                        return
+                    self._solver = solver
                 found = solver.solve_limited(expect_interrupt=True)
                 if found is not None:  # (None: interrupted)
                     true = {lit for lit in solver.get_model() if lit > 0} if found else None
@@ -75,6 +82,8 @@ class Glance:
                 with self._lock:
                     self._solver = None
                 solver.delete()
+        except Stopped:
+            pass  # (stopped while the clauses were built)
         finally:
             self.done.set()
 

@@ -191,9 +191,9 @@ class Outcome:
 
 
 MODEL_JOINS = 5_000  # positions the depth-first search spends alone on a target before the constraint model joins
-# Positions of the climb before Glucose glances at its top (None: never; see `_climb`). Most deals
-# the climb decides take under 1,000 positions (5p Avalanche: 70 ms at most): they never pay for it.
-# (300 or 2,500 positions: 55.0 and 56.5 s on the 105 deals of `_climb`, against 55.9-56.7: noise.)
+# Positions of the search on a deal (the probes included) before Glucose glances at its top (None:
+# never; see `_Glances`). Most deals take fewer (5p Avalanche: 94% of them) and never pay for it. On
+# the 105 deals of `_climb`: 300 positions 50.8 s in all, 1,000 50.3-51.0 s, 2,000 53.4 s, 3,000 54.0 s.
 GLANCE_AFTER: int | None = 1_000
 CLIMB_ALONE = 20_000  # positions the climb spends on a target before restarts take turns with it (see `_climb`)
 
@@ -208,7 +208,7 @@ def best_line(
     """Greedy lines first; if they fall short of the bound, the finer bounds of `bounds.copies_bound`
     and `bounds.clues_bound`, short probes from the bound down, then `_climb`: the search for one
     point more than the best found, until it fails, with the constraint model asking from the bound
-    down beside it.
+    down beside it. Glucose's glance at the bound may start during the probes (`_Glances`).
 
     `root` is the position to solve (default: the opening deal); `ceiling` a score known not to be
     beaten (proven at an earlier position). `node_limit` counts the depth-first search's positions;
@@ -226,21 +226,37 @@ def best_line(
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     search = Search(model)
     upper, reason = bound.score, None
+    glances = _Glances(model, root, search)
+    top = bound.score
+
+    def glance_if_due() -> None:  # (between the probes' move orders)
+        nonlocal top, reason
+        if glances.due(search):
+            top, why = glances.start(top, best)
+            reason = why or reason
+
     try:
         # A short probe from the bound down: where a line reaches the bound, the bound itself guides the
         # search straight to it, while a lower target lets it wander where the bound cuts nothing.
         # (Under Crowning Piece every target asks for the win: one probe.)
         lowest = max(best, bound.score - 1) if model.rules.ending is Ending.CROWNING else best
         for target in range(bound.score, lowest, -1):
-            probe = _probe(model, search, root, target, PROBE_TOP if target == bound.score else PROBE, deadline, node_limit)
+            if target > top or glances.done():
+                continue  # (out of reach, or Glucose has decided: `_climb` takes its answer)
+            budget = PROBE_TOP if target == bound.score else PROBE
+            probe = _probe(model, search, root, target, budget, deadline, node_limit, (), glances.done, glance_if_due)
             if probe is not None:
                 best, best_line_found = _final_score(model, root, probe), probe
                 break
-        best, best_line_found, reason, upper = _climb(
-            model, search, root, best, best_line_found, bound.score, deadline, node_limit
-        )
-    except OutOfBudget:
-        pass
+        upper = top
+        if best < top:
+            best, best_line_found, reason, upper = _climb(
+                model, search, root, best, best_line_found, top, deadline, node_limit, glances, reason
+            )
+    except OutOfBudget:  # (in the probes: `_climb` returns what it proved)
+        upper = top
+    finally:
+        glances.stop()
     if best == maximum:
         return Outcome("win", best, best, best_line_found, search.nodes, None)
     if upper == bound.score and reason is None:
@@ -273,9 +289,10 @@ def _probe(
     node_limit: int | None,
     orders: Sequence[Ordering] = (),
     interrupt: Callable[[], bool] | None = None,
+    between: Callable[[], None] | None = None,
 ) -> list[Move] | None:
     """A line scoring at least `target` if a short search finds one (None proves nothing; nor does
-    an `interrupt`, which ends the probe at once).
+    an `interrupt`, which ends the probe at once; `between` is called after each move order's share).
 
     A narrow win often hides behind an early choice that a depth-first search is slow to revisit:
     short restarts with other move orders (`orders`, by default `_probe_orders`) find it, sharing the
@@ -293,6 +310,8 @@ def _probe(
                     raise
                 if interrupt is not None and interrupt():
                     return None
+            if between is not None:
+                between()
         return None
     finally:
         search.ordering = USUAL
@@ -307,11 +326,13 @@ def _climb(
     top: int,
     deadline: float | None,
     node_limit: int | None,
+    glances: _Glances,
+    refuted: str | None = None,
 ) -> tuple[int, list[Move], str | None, int]:
     """Raise `best` (scored by `line`) to the true best score, which is at most `top`: (best, its line,
-    how the score one above the upper bound was refuted (None if the bound is still `top`), the upper
-    bound proven: `best` once decided, and if the budget runs out first, `top` lowered by what the
-    model and the restarts refuted meanwhile).
+    how the score one above the upper bound was refuted (`refuted`, how `top` itself was proven, if
+    it stays the bound), the upper bound proven: `best` once decided, and if the budget runs out
+    first, `top` lowered by what the model and the restarts refuted meanwhile).
 
     The depth-first search asks for one point more than the best found: successes are cheap, and only
     the target just above the true best needs an exhaustive (failing) search. Most deals end there. When
@@ -338,9 +359,10 @@ def _climb(
     racing configurations, only up to the restarts in the `BURNING` orders, then it waits for their
     answer. The model starts from `root`, as the search does.
 
-    On two cores, `GLANCE_AFTER` positions into the climb (once the endings have lowered `top`),
+    On two cores, once the search has spent `GLANCE_AFTER` positions on the deal (`_Glances`: in the
+    probes of `best_line` most often, which hand the glance over; the endings first lower `top`),
     Glucose glances at `top` (told its open endings) in a thread of its own (`solver.glance`): it
-    solves on the second core, idle until then, while the search climbs on, and interrupts the
+    solves on the second core, idle until then, while the search probes and climbs on, and interrupts the
     search once it decides (a line: the best; a refutation: `top` falls by one, with the reason the
     model would give, and Glucose glances at the next top at once). If the model joins first, the
     glance races its first question in the second configuration's place for `GLANCE_RACES`
@@ -352,7 +374,12 @@ def _climb(
     (by up to 0.6 s: deals the second configuration decides, now half a second later); racing
     0.3 s instead: 60.4 s; 1 s: 56.6 s, more over 2 s; stopping the glance when the model joins
     (it then had 25-150 ms): 67.4 s. On the 26 slowest deals known (30 s each): 208.0 -> 213.7 s
-    (3p round-robin 1887 3.1 -> 0.8 s, 5p round-robin 744 2.8 -> 1.4 s; 5p base 8450 3.9 -> 4.6 s)."""
+    (3p round-robin 1887 3.1 -> 0.8 s, 5p round-robin 744 2.8 -> 1.4 s; 5p base 8450 3.9 -> 4.6 s).
+    Started within the probes (1,000 positions into the deal, not 1,000 into the climb: about 0.07 s
+    sooner at the median), on the same 105 deals, two runs each: 56.6-56.7 -> 50.3-51.0 s in all,
+    the median 0.323 -> 0.265-0.275 s. The cost is on the deals decided in 1,000-5,000 positions
+    without the model (60 of 5p Avalanche's 2,000, seeds 0-999 in both orders), whose search shares
+    the interpreter with the clauses' build: their median 26 -> 51 ms."""
     crowning = model.rules.ending is Ending.CROWNING
     search.deadline, search.interrupt = deadline, None
     # The copies bound at every position: with two players, whose ten cards in hand are most often the
@@ -362,22 +389,19 @@ def _climb(
     portfolio = sat.applies(model)
     question: sat.Question | None = None
     ends: Endings | None = None  # the endings of the model's target left open by the bounds (see `_endings`)
-    refuted: str | None = None  # how the last target above the best was refuted
     turns = 0  # of the search, once the model has joined
     attempt = 0  # the model's attempts at the same question (see `_ask`)
     rival = _Rival()  # CaDiCaL's run on the question, kept from one attempt to the next (see `_ask`)
     alone = 0  # once the model has joined (0: not yet), the climb goes on alone up to this many positions
     climbed = search.nodes  # when the climb of its current target began (see `MODEL_JOINS`)
-    glance: Glance | None = None  # Glucose on `top` before the model joins (see `GLANCE_AFTER`)
-    glance_ends: Endings | None = None  # the endings it was told
-    glance_at = search.nodes + GLANCE_AFTER if portfolio and RACE and GLANCE_AFTER is not None else None
+    search.interrupt = glances.done  # (until the model joins: a glance has decided, or been stopped)
     try:
         while best < top:
             climbing = search.nodes < alone
             restart = question is not None and not climbing and turns % 2 == 0 and turns < 2 * RESTARTS
             target = top if restart else best + 1
             if portfolio and question is None:
-                joins = climbed + MODEL_JOINS if glance_at is None else min(climbed + MODEL_JOINS, glance_at)
+                joins = climbed + MODEL_JOINS if glances.at is None else min(climbed + MODEL_JOINS, glances.at)
                 _slice(search, max(1, joins - search.nodes), node_limit)
             elif climbing:
                 _slice(search, alone - search.nodes, node_limit)
@@ -398,31 +422,23 @@ def _climb(
                     raise
                 if question is not None and not question.done.is_set():
                     continue  # the search's turn is over
-                if question is None and glance_at is not None and search.nodes >= glance_at:
-                    glance_at = None  # Glucose glances at the top, once the endings have lowered it
-                    if not glances(model):  # (asked only now: most deals never import the clauses)
-                        continue
-                    top, glance_ends, why = _endings(model, root, top, best)
+                if question is None and glances.due(search):
+                    top, why = glances.start(top, best)
                     refuted = why or refuted
                     if top <= best:
                         return best, line, refuted, best
-                    glance = Glance(model, top, root, _told(glance_ends, top))
-                    glance.start()
-                    search.interrupt = glance.done.is_set
                     continue
-                if question is None and glance is not None and glance.done.is_set():
-                    glance.stop()
-                    glanced, glance, search.interrupt = glance, None, None
-                    if glanced.decided:
-                        answer = glanced.answer()
-                        if answer is not None:
-                            score = _final_score(model, root, answer)  # (at least the top: the best)
-                            return score, answer, refuted, score
-                        refuted, top = _refuted_by_model(crowning, glanced.target, glance_ends), glanced.target - 1
-                        if top <= best:
-                            return best, line, refuted, best
-                        glance_at = search.nodes  # and at once at the next top
-                        continue
+                glanced = glances.finished() if question is None else None
+                if glanced is not None and glanced.decided:
+                    answer = glanced.answer()
+                    if answer is not None:
+                        score = _final_score(model, root, answer)  # (at least the top: the best)
+                        return score, answer, refuted, score
+                    refuted, top = _refuted_by_model(crowning, glanced.target, glances.ends), glanced.target - 1
+                    if top <= best:
+                        return best, line, refuted, best
+                    glances.at = search.nodes  # and at once at the next top
+                    continue
                 if question is not None:  # the model has answered, or its time ran out
                     question.stop()
                     asked = question.target if question.floor is None else question.floor
@@ -450,18 +466,17 @@ def _climb(
                         return best, line, refuted, best  # nothing between the best found and the target refuted
                     top = asked - 1
                 # The model joins (once the burning orders have had a longer try at its target) or asks again.
-                glance_decided = None if glance is None else glance.done.is_set
                 top, ends, refuted, decided = _short_of_the_model(
-                    model, search, root, top, best, line, refuted, deadline, node_limit, not alone, glance_decided
+                    model, search, root, top, best, line, refuted, deadline, node_limit, not alone, glances.done
                 )
                 if decided is not None:
                     return decided
-                if glance is not None and glance.done.is_set():
+                if glances.done():
                     continue  # (the search, interrupted at once, takes the glance's answer, before the model's build)
                 if not alone:
                     alone = search.nodes + CLIMB_ALONE - MODEL_JOINS  # the climb of this target goes on alone
-                question = _ask(model, root, top, deadline, line, ends=ends, rival=rival, glance=glance)
-                glance = None  # (the question's now, or stopped)
+                glances.at = None  # (the model has joined: no more glances)
+                question = _ask(model, root, top, deadline, line, ends=ends, rival=rival, glance=glances.take())
                 search.interrupt = question.done.is_set
                 continue
             finally:
@@ -498,8 +513,7 @@ def _climb(
         search.interrupt = None
         if question is not None:
             question.stop()
-        if glance is not None:
-            glance.stop()
+        glances.stop()
         rival.stop()
 
 
@@ -509,6 +523,56 @@ CAPPED_PROBE = 2400  # positions shared by the open endings' capped games before
 # (The patient burning order finds some lines these miss, but with it and 6,000 positions the 51 slow
 # losses measured took longer in all: 49.1 -> 51.2 s.)
 CAPPED_ORDERS = (USUAL, BURNING[0])
+
+
+class _Glances:
+    """Glucose's glances at the top before the model joins (`solver.glance`, see `_climb`): the first
+    once the search has spent `GLANCE_AFTER` positions on the deal (its probes included), on two cores
+    and where the clauses cover the rules; the next at once after one refutes its top (`at`: when the
+    next is due, None: none is). One runs at a time, told the endings `ends` of its top left open."""
+
+    def __init__(self, model: Deal, root: Position, search: Search) -> None:
+        self._model, self._root = model, root
+        on = RACE and GLANCE_AFTER is not None and sat.applies(model)
+        self.at: int | None = search.nodes + GLANCE_AFTER if on and GLANCE_AFTER is not None else None
+        self.ends: Endings | None = None
+        self._glance: Glance | None = None
+
+    def due(self, search: Search) -> bool:
+        """Is a glance due now (none running)?"""
+        return self._glance is None and self.at is not None and search.nodes >= self.at
+
+    def start(self, top: int, best: int) -> tuple[int, str | None]:
+        """Glance at `top` (a proven bound above `best`) lowered by the endings (`_endings`): the new
+        top, and why a top fell (None if none did). No glance if the top fell to `best`, or if the
+        clauses do not cover the deal (asked only now: most deals never import them)."""
+        self.at = None
+        if not glances(self._model):
+            return top, None
+        top, self.ends, why = _endings(self._model, self._root, top, best)
+        if top > best:
+            self._glance = Glance(self._model, top, self._root, _told(self.ends, top))
+            self._glance.start()
+        return top, why
+
+    def done(self) -> bool:
+        """Has the glance running finished (decided, or stopped)? The search's interrupt meanwhile."""
+        return self._glance is not None and self._glance.done.is_set()
+
+    def take(self) -> Glance | None:
+        """The glance, if any (to race the model's first question), no longer this one's to stop."""
+        glance, self._glance = self._glance, None
+        return glance
+
+    def finished(self) -> Glance | None:
+        """The glance, taken once it has finished (None while it runs, or if none does)."""
+        return self.take() if self.done() else None
+
+    def stop(self) -> None:
+        """Interrupt the glance running, if any, without waiting for its thread (a daemon)."""
+        if self._glance is not None:
+            self._glance.interrupt()
+            self._glance = None
 
 
 def _endings(model: Deal, root: Position, top: int, best: int) -> tuple[int, Endings | None, str | None]:

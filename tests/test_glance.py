@@ -4,16 +4,17 @@ and the model's question take them."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 
 from deducer import DealOrder, Ending, Settings, Variant
+from solver import clauses, sat
 from solver import glance as glancing
-from solver import sat
 from solver import solve as solving
 from solver.endings import Heights
 from solver.glance import Glance
-from solver.model import Deal, Position
+from solver.model import Deal, Move, Position
 from solver.search import OutOfBudget, Search
 from solver.solve import solve
 from tests.test_endings import brute_forced
@@ -46,6 +47,23 @@ def test_a_glance_agrees_with_brute_force_on_every_target() -> None:
                 assert truth >= line_score(model, line, root) >= target
             found, refuted = found + (line is not None), refuted + (line is None)
     assert found >= 200 and refuted >= 70 and in_play >= 15
+
+
+def test_a_build_stops_when_asked() -> None:
+    # `build` asks its `stop` at every turn of the unrolled game (a glance stopped while its clauses
+    # are built lets go there, not at the end of the build): told to stop at the eleventh turn, it
+    # has asked eleven times; never told to, it builds the same clauses as without a `stop`.
+    model = Deal.of(FIVE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(744))
+    asked: list[int] = []
+
+    def stop() -> bool:
+        asked.append(1)
+        return len(asked) > 10
+
+    with pytest.raises(clauses.Stopped):
+        clauses.build(model, 28, stop=stop)
+    assert len(asked) == 11
+    assert clauses.build(model, 28, stop=lambda: False).clauses == clauses.build(model, 28).clauses
 
 
 def test_a_stopped_glance_has_no_answer() -> None:
@@ -109,8 +127,8 @@ def test_a_glance_refuting_its_question_decides_it() -> None:
 
 
 def glances_alone(monkeypatch: pytest.MonkeyPatch) -> list[Glance]:
-    """The model never joins nor answers: the glances (started 1,000 positions into the climb, on
-    two cores) are the solver's only help. Returns the list of the glances started, in order."""
+    """The model never joins nor answers: the glances (the first once the search has spent 1,000
+    positions on the deal, on two cores) are the solver's only help. Returns the list of the glances started, in order."""
     stand_in(monkeypatch, silent)
     monkeypatch.setattr(solving, "GLANCE_AFTER", 1_000)
     monkeypatch.setattr(solving, "MODEL_JOINS", 10**9)
@@ -129,13 +147,49 @@ def glances_alone(monkeypatch: pytest.MonkeyPatch) -> list[Glance]:
 def test_the_glance_decides_a_deal_before_the_model_joins(monkeypatch: pytest.MonkeyPatch) -> None:
     # 4 players, Avalanche, seed 148: the search alone has not found the 30 after 100,000 positions
     # (`test_portfolio_finds_a_narrow_win_the_search_alone_misses`). With the model never joining
-    # (and never answering), Glucose's glance at the bound, started 1,000 positions into the climb,
+    # (and never answering), Glucose's glance at the bound, started 1,000 positions into the search,
     # finds the win, and the line is replayed through the engine by `solve`.
     settings = Settings(players=4, variant=Variant.AVALANCHE, ending=Ending.STANDARD)
     decided = glances_alone(monkeypatch)
     result = solve(settings, Variant.AVALANCHE.shuffled_deck(148), time_limit=120)
     assert (result.verdict, result.score) == ("win", 30)
     assert [glance.target for glance in decided] == [30] and decided[0].decided
+
+
+def test_the_glance_starts_within_the_probes(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 4 players, Avalanche, seed 148: the greedy line falls short of the bound, and the probes (3,750
+    # positions at the bound, then 625 for each target below it) find no line. The glance is due
+    # once the search has spent `GLANCE_AFTER` positions on the deal, probes included: it starts
+    # after the probe's move order under way (375 positions each), long before the climb begins.
+    settings = Settings(players=4, variant=Variant.AVALANCHE, ending=Ending.STANDARD)
+    glances_alone(monkeypatch)
+    searches: list[Search] = []
+
+    class Noted(Search):
+        def __init__(self, model: Deal) -> None:
+            super().__init__(model)
+            searches.append(self)
+
+    begun: list[tuple[str, int]] = []
+    start, climb = solving._Glances.start, solving._climb
+
+    def glance_noted(glances: solving._Glances, top: int, best: int) -> tuple[int, str | None]:
+        begun.append(("glance", searches[-1].nodes))
+        return start(glances, top, best)
+
+    def climb_noted(*args: Any) -> tuple[int, list[Move], str | None, int]:
+        begun.append(("climb", searches[-1].nodes))
+        return climb(*args)
+
+    monkeypatch.setattr(solving, "Search", Noted)
+    monkeypatch.setattr(solving._Glances, "start", glance_noted)
+    monkeypatch.setattr(solving, "_climb", climb_noted)
+    outcome = solving.best_line(Deal.of(settings, Variant.AVALANCHE.shuffled_deck(148)), time_limit=120)
+    assert (outcome.verdict, outcome.score) == ("win", 30)
+    (what, glanced_at), (then, climbed_at) = begun[:2]
+    assert (what, then) == ("glance", "climb")
+    assert 1_000 <= glanced_at <= 1_000 + solving.PROBE_TOP // solving.PROBE_ORDERS + 50  # (a slice ends a few over)
+    assert climbed_at >= solving.PROBE_TOP
 
 
 def test_a_glance_refuting_the_bound_explains_it_as_the_model_would(monkeypatch: pytest.MonkeyPatch) -> None:
