@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from deducer.settings import MAX_CLUES, MAX_STRIKES, Ending
 from solver import cadical, sat
@@ -23,6 +24,9 @@ from solver.endings import Heights
 from solver.model import DISCARD, HINT, MISPLAY, ONGOING, PLAY, TRASH, Deal, Move, Position
 from solver.sat import holders, horizon, most_acts
 from solver.windows import drawn_by_now, question_windows
+
+if TYPE_CHECKING:
+    from pysat.formula import CNFPlus
 
 PAIRWISE = 6  # at most one of this many literals or fewer: pairwise clauses, beyond: a sequential counter
 
@@ -70,16 +74,15 @@ class _Builder:
     """Fresh variables and clauses, with the few shapes the model needs."""
 
     def __init__(self) -> None:
-        from pysat.formula import IDPool  # (PySAT takes 0.1 s to import: only the deals that reach it pay for it)
-
-        self.pool = IDPool()
+        self.top = 0  # the last variable handed out
         self.clauses: list[list[int]] = []
         self.true: int = self.new()
         self.clauses.append([self.true])
 
     def new(self) -> int:
-        var: int = self.pool.id()  # (a fresh variable)
-        return var
+        """A fresh variable."""
+        self.top += 1
+        return self.top
 
     def at_most_one(self, lits: Sequence[int]) -> None:
         if len(lits) <= PAIRWISE:
@@ -90,16 +93,36 @@ class _Builder:
     def at_most(self, lits: Sequence[int], bound: int) -> None:
         if bound <= 0:
             self.clauses.extend([-lit] for lit in lits)
+        elif bound == 1 and len(lits) > 2:  # (of two, PySAT writes one clause)
+            self._counter_of_one(lits)
         elif bound < len(lits):
-            from pysat.card import CardEnc, EncType
+            from pysat.card import CardEnc, EncType  # (PySAT takes 0.1 s to import: only the deals that reach it pay)
 
-            self.clauses.extend(CardEnc.atmost(list(lits), bound, vpool=self.pool, encoding=EncType.seqcounter).clauses)
+            self._add(CardEnc.atmost(list(lits), bound, top_id=self.top, encoding=EncType.seqcounter))
+
+    def _counter_of_one(self, lits: Sequence[int]) -> None:
+        """At most one of `lits` (three or more): PySAT's sequential counter for a bound of one, clause
+        for clause and variable for variable (`tests.test_clauses`), written out here in a fifth of
+        the time: `s[i]` says one of the first i + 1 literals is true."""
+        s = range(self.top + 1, self.top + len(lits))
+        self.top += len(lits) - 1
+        add = self.clauses.append
+        add([-lits[0], s[0]])
+        for i in range(1, len(lits) - 1):
+            add([-s[i - 1], s[i]])
+            add([-lits[i], -s[i - 1]])
+            add([-lits[i], s[i]])
+        add([-lits[-1], -s[-1]])
 
     def at_least(self, lits: Sequence[int], bound: int) -> None:
         """At least `bound` of `lits` (PySAT's sequential counter)."""
         from pysat.card import CardEnc, EncType
 
-        self.clauses.extend(CardEnc.atleast(list(lits), bound, vpool=self.pool, encoding=EncType.seqcounter).clauses)
+        self._add(CardEnc.atleast(list(lits), bound, top_id=self.top, encoding=EncType.seqcounter))
+
+    def _add(self, encoded: CNFPlus) -> None:
+        self.clauses.extend(encoded.clauses)
+        self.top = max(self.top, encoded.nv)
 
     def same_as_any(self, var: int, lits: Sequence[int]) -> None:
         """`var` is true exactly when one of `lits` is."""

@@ -6,7 +6,9 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from functools import partial
+from random import Random
 
+from pysat.card import CardEnc, EncType
 from pysat.solvers import Solver
 
 from deducer import Ending
@@ -35,6 +37,26 @@ def solved(model: Deal, target: int, root: Position | None = None, ends: tuple[t
         assert legal(model, position, move), (model.rules, model.deck, root, target, line, move)
         position = model.play(position, move)
     return line
+
+
+def test_the_counter_of_one_is_pysats_own() -> None:
+    # `_Builder` writes out "at most one" of seven or more literals itself: the same clauses, in
+    # the same order, on the same fresh variables as PySAT's sequential counter, for every length,
+    # sign and first free variable tried; and the bound of one still holds (checked by Glucose).
+    rng = Random(12)
+    for n in range(2, 40):
+        for _ in range(3):
+            top = n + rng.randrange(50)
+            lits = [var if rng.random() < 0.5 else -var for var in rng.sample(range(1, top + 1), n)]
+            builder = clauses._Builder()
+            builder.top = top
+            builder.clauses.clear()
+            builder.at_most(lits, 1)
+            theirs = CardEnc.atmost(lits, 1, top_id=top, encoding=EncType.seqcounter)
+            assert (builder.clauses, builder.top) == (theirs.clauses, theirs.nv), (n, lits)
+            with Solver(name="glucose42", bootstrap_with=builder.clauses) as solver:
+                assert solver.solve(assumptions=lits[:1])
+                assert not solver.solve(assumptions=lits[-2:])
 
 
 def test_the_clauses_agree_with_brute_force_on_every_target() -> None:
