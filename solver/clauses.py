@@ -102,17 +102,18 @@ class _Builder:
 
     def _counter_of_one(self, lits: Sequence[int]) -> None:
         """At most one of `lits` (three or more): PySAT's sequential counter for a bound of one, clause
-        for clause and variable for variable (`tests.test_clauses`), written out here in a fifth of
-        the time: `s[i]` says one of the first i + 1 literals is true."""
-        s = range(self.top + 1, self.top + len(lits))
-        self.top += len(lits) - 1
+        for clause and variable for variable (`tests.test_clauses`), written out here in a third of
+        the time. Its fresh variable `top + i` says one of the first i literals is true."""
+        top, n = self.top, len(lits)
+        self.top += n - 1
         add = self.clauses.append
-        add([-lits[0], s[0]])
-        for i in range(1, len(lits) - 1):
-            add([-s[i - 1], s[i]])
-            add([-lits[i], -s[i - 1]])
-            add([-lits[i], s[i]])
-        add([-lits[-1], -s[-1]])
+        add([-lits[0], top + 1])
+        for i in range(1, n - 1):
+            before, lit = top + i, -lits[i]
+            add([-before, before + 1])
+            add([lit, -before])
+            add([lit, before + 1])
+        add([-lits[-1], -(top + n - 1)])
 
     def at_least(self, lits: Sequence[int], bound: int) -> None:
         """At least `bound` of `lits` (PySAT's sequential counter)."""
@@ -127,7 +128,7 @@ class _Builder:
     def same_as_any(self, var: int, lits: Sequence[int]) -> None:
         """`var` is true exactly when one of `lits` is."""
         self.clauses.append([-var, *lits])
-        self.clauses.extend([-lit, var] for lit in lits)
+        self.clauses.extend([[-lit, var] for lit in lits])
 
     def one_of(self, lits: Sequence[int]) -> None:
         self.clauses.append(list(lits))
