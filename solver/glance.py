@@ -4,7 +4,7 @@ On the first question the model is asked (the deals that took our solver 0.3-5 s
 the question's clauses (`solver.clauses`) decides half of them within 0.15 s, clauses built and
 loaded included, where the search and CP-SAT take 0.3-0.5 s. PySAT's Glucose lets go of the
 interpreter lock while it solves (`solve_limited(expect_interrupt=True)`) and can be interrupted
-from another thread: started once the search has spent 1,000 positions on a deal
+from another thread: started once the search has spent 2,000 positions on a deal
 (`solver.solve._Glances`), it solves on the second core, idle until the model joins, while the
 search probes and climbs on the first. Building and loading the clauses (about 35 ms on 5p
 Avalanche) hold the lock: a stop is heard between turns of the build and pieces of the load."""

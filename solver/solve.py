@@ -192,9 +192,12 @@ class Outcome:
 
 MODEL_JOINS = 5_000  # positions the depth-first search spends alone on a target before the constraint model joins
 # Positions of the search on a deal (the probes included) before Glucose glances at its top (None:
-# never; see `_Glances`). Most deals take fewer (5p Avalanche: 94% of them) and never pay for it. On
-# the 105 deals of `_climb`: 300 positions 50.8 s in all, 1,000 50.3-51.0 s, 2,000 53.4 s, 3,000 54.0 s.
-GLANCE_AFTER: int | None = 1_000
+# never; see `_Glances`). Most deals take fewer (5p Avalanche: 96% of them) and never pay for it.
+# On the 105 deals of `_climb` (in all, median) and 5p Avalanche seeds 0-999 (p95 of each deal order):
+# 1,000 positions 50.3-51.4 s, 0.265-0.291 s, p95 38-48 ms; 2,000 51.7 s (twice), 0.266-0.279 s, p95
+# 27-32 ms; 3,000 52.2 s, 0.285 s, p95 25-28 ms; the glance 1,000 positions into the climb (before):
+# 56.6-56.7 s, 0.323-0.325 s, p95 27-30 ms.
+GLANCE_AFTER: int | None = 2_000
 CLIMB_ALONE = 20_000  # positions the climb spends on a target before restarts take turns with it (see `_climb`)
 
 
@@ -375,11 +378,12 @@ def _climb(
     0.3 s instead: 60.4 s; 1 s: 56.6 s, more over 2 s; stopping the glance when the model joins
     (it then had 25-150 ms): 67.4 s. On the 26 slowest deals known (30 s each): 208.0 -> 213.7 s
     (3p round-robin 1887 3.1 -> 0.8 s, 5p round-robin 744 2.8 -> 1.4 s; 5p base 8450 3.9 -> 4.6 s).
-    Started within the probes (1,000 positions into the deal, not 1,000 into the climb: about 0.07 s
-    sooner at the median), on the same 105 deals, two runs each: 56.6-56.7 -> 50.3-51.0 s in all,
-    the median 0.323 -> 0.265-0.275 s. The cost is on the deals decided in 1,000-5,000 positions
-    without the model (60 of 5p Avalanche's 2,000, seeds 0-999 in both orders), whose search shares
-    the interpreter with the clauses' build: their median 26 -> 51 ms."""
+    Started within the probes (2,000 positions into the deal, not 1,000 into the climb: the probes
+    take 3,750 positions or more), on the same 105 deals, two runs each: 56.6-56.7 -> 51.7 s in all,
+    the median 0.323 -> 0.266-0.279 s. The cost is on the deals decided in 2,000-5,000 positions
+    without the model, whose search shares the interpreter with the clauses' build and load (about
+    30 ms, serial): the 60 of 5p Avalanche's 2,000 (seeds 0-999, both deal orders) decided in
+    1,000-5,000 positions without the model, median 27.5 -> 32.8 ms (51-56 ms from 1,000 positions)."""
     crowning = model.rules.ending is Ending.CROWNING
     search.deadline, search.interrupt = deadline, None
     # The copies bound at every position: with two players, whose ten cards in hand are most often the
