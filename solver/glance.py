@@ -6,7 +6,7 @@ loaded included, where the search and CP-SAT take 0.3-0.5 s. PySAT's Glucose let
 interpreter lock while it solves (`solve_limited(expect_interrupt=True)`) and can be interrupted
 from another thread: started once the search has spent 2,000 positions on a deal
 (`solver.solve._Glances`), it solves on the second core, idle until the model joins, while the
-search probes and climbs on the first. Building and loading the clauses (about 35 ms on 5p
+search probes and climbs on the first. Building and loading the clauses (about 30 ms on 5p
 Avalanche) hold the lock: a stop is heard between turns of the build and pieces of the load."""
 
 from __future__ import annotations

@@ -537,8 +537,8 @@ class _Glances:
 
     def __init__(self, model: Deal, root: Position, search: Search) -> None:
         self._model, self._root = model, root
-        on = RACE and GLANCE_AFTER is not None and sat.applies(model)
-        self.at: int | None = search.nodes + GLANCE_AFTER if on and GLANCE_AFTER is not None else None
+        after = GLANCE_AFTER if RACE and sat.applies(model) else None
+        self.at: int | None = None if after is None else search.nodes + after
         self.ends: Endings | None = None
         self._glance: Glance | None = None
 
