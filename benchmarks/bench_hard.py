@@ -1,0 +1,104 @@
+"""The solver on the deals that reach its portfolio: the `mid` set and the `slow` set, by name.
+
+    python benchmarks/bench_hard.py [--set mid|slow|both] [--time-limit 30] [--runs 1]
+
+Nearly every deal is decided in milliseconds by the bounds, the greedy lines and the search
+(`bench_solver.py` reports those sets); the solver's time is spent on the 1-2% that reach Glucose's
+glance and the constraint model. Changes to the portfolio's schedule are measured on these two sets,
+one process, deal after deal (standard rules):
+
+    mid   the 106 deals among 3p-5p Avalanche (seeds 0-1999, both deal orders) and 5p base that
+          took the solver 0.3-5 s (the notes of issue 12 called them "the 105 deals"; they are 106)
+    slow  the 26 slowest deals known (3p-5p Avalanche and 5p base, seeds 0-8499), 30 s each
+
+Prints a row per deal (seconds, verdict, score, upper bound), then per run: the sum, the median,
+the 90th percentile and how many took over 1 and 2 s. This machine's speed drifts within minutes:
+compare two versions by alternating runs, not one after the other.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from deducer.cards import Variant
+from deducer.settings import DealOrder, Ending, Settings
+from solver.solve import solve
+
+# Each line: players, variant, deal order, then the seeds.
+MID = """
+3 avalanche round-robin  334 1581 1676 1887
+3 avalanche per-seat     424 725 1581
+4 avalanche round-robin  148 257 400 424 431 554 646 725 744 759 839 979 987 1045 1198 1208 1540 1581 1653
+4 avalanche per-seat     257 301 406 424 431 538 545 613 685 759 839 1005 1109 1532 1730 1902
+5 avalanche round-robin  5 142 148 257 288 424 431 474 554 629 646 732 744 759 797 839 914 1031 1045 1208 1255
+5 avalanche round-robin  1337 1439 1494 1581 1587 1653 1717 1730 1902 1990 3785
+5 avalanche per-seat     36 133 168 257 288 301 334 403 431 474 535 646 725 732 744 759 797 812 839 1045 1131
+5 avalanche per-seat     1143 1198 1255 1494 1606 1638 1639 1653 1730 1902
+5 base      round-robin  8450
+"""
+SLOW = """
+3 avalanche round-robin  3989 8071
+3 avalanche per-seat     8071
+4 avalanche round-robin  839 1581 1887 3168 3217 8071 8248
+4 avalanche per-seat     257 301 1730 3236 8071 8248
+5 avalanche round-robin  744 3785 8071 8240 8329
+5 avalanche per-seat     301 3239 3785 8001
+5 base      round-robin  8450
+"""
+SETS = {"mid": MID, "slow": SLOW}
+
+
+def deals(table: str) -> list[tuple[Settings, int]]:
+    """The deals of a set's table (standard rules)."""
+    found: list[tuple[Settings, int]] = []
+    for line in table.split("\n"):
+        if line.strip():
+            players, variant, order, *seeds = line.split()
+            settings = Settings(players=int(players), variant=Variant(variant), ending=Ending.STANDARD, deal=DealOrder(order))
+            found.extend((settings, int(seed)) for seed in seeds)
+    return found
+
+
+def _name(settings: Settings, seed: int) -> str:
+    order = "rr" if settings.deal is DealOrder.ROUND_ROBIN else "ps"
+    return f"{settings.players}p {settings.variant.value} {order} {seed}"
+
+
+def run(name: str, limit: float) -> list[float]:
+    """Solve the set's deals one after the other; print a row each; return their seconds."""
+    times: list[float] = []
+    for settings, seed in deals(SETS[name]):
+        began = time.perf_counter()
+        solution = solve(settings, settings.variant.shuffled_deck(seed), time_limit=limit)
+        seconds = time.perf_counter() - began
+        times.append(seconds)
+        bound = f"{solution.score}/{solution.upper}"
+        print(f"{_name(settings, seed):26} {seconds:7.2f} s  {solution.verdict:8} {bound}", flush=True)
+    return times
+
+
+def _summary(name: str, times: list[float]) -> str:
+    ordered = sorted(times)
+    p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+    over = [sum(t > limit for t in times) for limit in (1.0, 2.0)]
+    return (
+        f"{name}: {len(times)} deals, {sum(times):.1f} s in all, median {statistics.median(times):.3f} s, "
+        f"p90 {p90:.2f} s, over 1 s {over[0]}, over 2 s {over[1]}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--set", choices=["mid", "slow", "both"], default="mid")
+    parser.add_argument("--time-limit", type=float, default=30.0, help="seconds per deal")
+    parser.add_argument("--runs", type=int, default=1, help="runs of each set, one after the other")
+    args = parser.parse_args()
+    names = ["mid", "slow"] if args.set == "both" else [args.set]
+    summaries = [_summary(name, run(name, args.time_limit)) for _ in range(args.runs) for name in names]
+    print("\n".join(summaries))
+
+
+if __name__ == "__main__":
+    main()
