@@ -193,7 +193,7 @@ class Outcome:
 MODEL_JOINS = 5_000  # positions the depth-first search spends alone on a target before the constraint model joins
 # Positions of the search on a deal (the probes included) before Glucose glances at its top (None:
 # never; see `_Glances`). Most deals take fewer (5p Avalanche: 96% of them) and never pay for it.
-# On the 105 deals of `_climb` (in all, median) and 5p Avalanche seeds 0-999 (p95 of each deal order):
+# On the 106 deals of `_climb` (in all, median) and 5p Avalanche seeds 0-999 (p95 of each deal order):
 # 1,000 positions 50.3-51.4 s, 0.265-0.291 s, p95 38-48 ms; 2,000 51.7 s (twice), 0.266-0.279 s, p95
 # 27-32 ms; 3,000 52.2 s, 0.285 s, p95 25-28 ms; the glance 1,000 positions into the climb (before):
 # 56.6-56.7 s, 0.323-0.325 s, p95 27-30 ms.
@@ -364,26 +364,27 @@ def _climb(
 
     On two cores, once the search has spent `GLANCE_AFTER` positions on the deal (`_Glances`: in the
     probes of `best_line` most often, which hand the glance over; the endings first lower `top`),
-    Glucose glances at `top` (told its open endings) in a thread of its own (`solver.glance`): it
-    solves on the second core, idle until then, while the search probes and climbs on, and interrupts the
+    Glucose glances at `top` (told its open endings) in a thread of its own (`solver.glance`): it solves
+    on the second core, idle until then, while the search probes and climbs on, and interrupts the
     search once it decides (a line: the best; a refutation: `top` falls by one, with the reason the
-    model would give, and Glucose glances at the next top at once). If the model joins first, the
-    glance races its first question in the second configuration's place for `GLANCE_RACES`
-    seconds, then that configuration takes its place (and once the glance has decided, the short
-    search just before the model's build stops at once, the model never built: 55.9-56.7 ->
-    54.5-55.2 s in all on the 105 deals below, the median 0.32 -> 0.30 s). On the 105 deals that took the solver
-    0.3-5 s among 3p-5p Avalanche under standard rules (seeds 0-1999, both deal orders; one
-    process, deal after deal): 64.1 -> 56.7 s in all, the median 0.43 -> 0.325 s, 67 faster and 22 slower
-    (by up to 0.6 s: deals the second configuration decides, now half a second later); racing
-    0.3 s instead: 60.4 s; 1 s: 56.6 s, more over 2 s; stopping the glance when the model joins
-    (it then had 25-150 ms): 67.4 s. On the 26 slowest deals known (30 s each): 208.0 -> 213.7 s
-    (3p round-robin 1887 3.1 -> 0.8 s, 5p round-robin 744 2.8 -> 1.4 s; 5p base 8450 3.9 -> 4.6 s).
-    Started within the probes (2,000 positions into the deal, not 1,000 into the climb: the probes
-    take 3,750 positions or more), on the same 105 deals, two runs each: 56.6-56.7 -> 51.7 s in all,
-    the median 0.323 -> 0.266-0.279 s. The cost is on the deals decided in 2,000-5,000 positions
-    without the model, whose search shares the interpreter with the clauses' build and load (about
-    30 ms, serial): the 60 of 5p Avalanche's 2,000 (seeds 0-999, both deal orders) decided in
-    1,000-5,000 positions without the model, median 27.5 -> 32.8 ms (51-56 ms from 1,000 positions)."""
+    model would give, and Glucose glances at the next top at once). If the model joins first, the glance
+    races its first question in the second configuration's place for `GLANCE_RACES` seconds, then that
+    configuration takes its place (and once the glance has decided, the short search just before the
+    model's build stops at once, the model never built: 55.9-56.7 -> 54.5-55.2 s in all on the 106 deals
+    below, the median 0.32 -> 0.30 s). On the 106 deals that took the solver 0.3-5 s among 3p-5p
+    Avalanche under standard rules (seeds 0-1999, both deal orders) and 5p base 8450
+    (`benchmarks/bench_hard.py --set mid`; one process, deal after deal): 64.1 -> 56.7 s in all, the
+    median 0.43 -> 0.325 s, 67 faster and 22 slower (by up to 0.6 s: deals the second configuration
+    decides, now half a second later); racing 0.3 s instead: 60.4 s; 1 s: 56.6 s, more over 2 s;
+    stopping the glance when the model joins (it then had 25-150 ms): 67.4 s. On the 26 slowest deals
+    known (30 s each): 208.0 -> 213.7 s (3p round-robin 1887 3.1 -> 0.8 s, 5p round-robin 744 2.8 -> 1.4
+    s; 5p base 8450 3.9 -> 4.6 s). Started within the probes (2,000 positions into the deal, not 1,000
+    into the climb: the probes take 3,750 positions or more), on the same 106 deals, two runs each:
+    56.6-56.7 -> 51.7 s in all, the median 0.323 -> 0.266-0.279 s. The cost is on the deals decided in
+    2,000-5,000 positions without the model, whose search shares the interpreter with the clauses' build
+    and load (about 30 ms, serial): the 60 of 5p Avalanche's 2,000 (seeds 0-999, both deal orders)
+    decided in 1,000-5,000 positions without the model, median 27.5 -> 32.8 ms (51-56 ms from 1,000
+    positions)."""
     crowning = model.rules.ending is Ending.CROWNING
     search.deadline, search.interrupt = deadline, None
     # The copies bound at every position: with two players, whose ten cards in hand are most often the
