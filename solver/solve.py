@@ -234,7 +234,7 @@ def best_line(
 
     def glance_if_due() -> None:  # (between the probes' move orders)
         nonlocal top, reason
-        if glances.due(search):
+        if glances.due():
             top, why = glances.start(top, best)
             reason = why or reason
 
@@ -427,7 +427,7 @@ def _climb(
                     raise
                 if question is not None and not question.done.is_set():
                     continue  # the search's turn is over
-                if question is None and glances.due(search):
+                if question is None and glances.due():
                     top, why = glances.start(top, best)
                     refuted = why or refuted
                     if top <= best:
@@ -518,8 +518,7 @@ def _climb(
         search.interrupt = None
         if question is not None:
             question.stop()
-        glances.stop()
-        rival.stop()
+        rival.stop()  # (the glance: `best_line` stops it)
 
 
 RESTART, CLIMB, RESTARTS = 5000, 5000, 40  # see `_climb`
@@ -537,15 +536,15 @@ class _Glances:
     next is due, None: none is). One runs at a time, told the endings `ends` of its top left open."""
 
     def __init__(self, model: Deal, root: Position, search: Search) -> None:
-        self._model, self._root = model, root
+        self._model, self._root, self._search = model, root, search
         after = GLANCE_AFTER if RACE and sat.applies(model) else None
         self.at: int | None = None if after is None else search.nodes + after
         self.ends: Endings | None = None
         self._glance: Glance | None = None
 
-    def due(self, search: Search) -> bool:
+    def due(self) -> bool:
         """Is a glance due now (none running)?"""
-        return self._glance is None and self.at is not None and search.nodes >= self.at
+        return self._glance is None and self.at is not None and self._search.nodes >= self.at
 
     def start(self, top: int, best: int) -> tuple[int, str | None]:
         """Glance at `top` (a proven bound above `best`) lowered by the endings (`_endings`): the new
