@@ -1,13 +1,15 @@
-"""Glucose's glance at the solver's top target, in a thread, while the search climbs towards it.
+"""Glucose's glance at the solver's top target, on the second core, while the search climbs towards it.
 
 On the first question the model is asked (the deals that took our solver 0.3-5 s), Glucose 4.2 on
 the question's clauses (`solver.clauses`) decides half of them within 0.15 s, clauses built and
-loaded included, where the search and CP-SAT take 0.3-0.5 s. PySAT's Glucose lets go of the
-interpreter lock while it solves (`solve_limited(expect_interrupt=True)`) and can be interrupted
-from another thread: started once the search has spent 2,000 positions on a deal
-(`solver.solve._Glances`), it solves on the second core, idle until the model joins, while the
-search probes and climbs on the first. Building and loading the clauses (about 30 ms on 5p
-Avalanche) hold the lock: a stop is heard between turns of the build and pieces of the load."""
+loaded included, where the search and CP-SAT take 0.3-0.5 s. Started once the search has spent
+2,000 positions on a deal (`solver.solve._Glances`), it solves on the second core, idle until the
+model joins, while the search probes and climbs on the first, and it can be stopped at any time
+(a stop is heard between turns of the build and pieces of the load, and interrupts the solve).
+It runs in the helper process (`solver.helper`) once that is ready: building and loading the
+clauses (about 30 ms on 5p Avalanche) there costs the search nothing. The first glance of a
+process runs in a thread: PySAT's Glucose lets go of the interpreter lock while it solves
+(`solve_limited(expect_interrupt=True)`), but the build and the load hold it."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from solver import helper as helping
 from solver.endings import Heights
 from solver.model import Deal, Move, Position
 from solver.search import OutOfBudget
@@ -33,12 +36,70 @@ def glances(deal: Deal) -> bool:
     return clauses.applies(deal)
 
 
-class Glance:
-    """Glucose on "a line from `root` scoring at least `target`" (or told `ends`: "a line whose
-    fireworks end at one of these heights"; standard rules, see `glances`), solving in a daemon
-    thread from `start` until it decides or is stopped; `done` is set when it has finished either way."""
+class Work:
+    """One glance's work, in the thread that calls `run`: build the clauses, load Glucose, solve.
+    `interrupt`, from any other thread, is heard between turns of the build and pieces of the load,
+    and stops the solve at once."""
 
     def __init__(self, deal: Deal, target: int, root: Position, ends: Sequence[Heights] = ()) -> None:
+        self.deal, self.target, self.root, self.ends = deal, target, root, tuple(ends)
+        self.stopping = threading.Event()
+        self._solver: object | None = None  # the PySAT solver, once loaded (for `interrupt`)
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def prepare() -> None:
+        """Import what a glance needs (PySAT takes 0.1 s)."""
+        import pysat.solvers  # noqa: F401
+
+        import solver.clauses  # noqa: F401
+
+    def run(self) -> tuple[bool, list[Move] | None]:
+        """(decided, a line reaching the target): (True, None) if none exists, (False, None) if stopped."""
+        from pysat.solvers import Solver
+
+        from solver.clauses import Stopped, build
+
+        try:
+            encoding: Encoding = build(self.deal, self.target, self.root, self.ends, self.stopping.is_set)
+        except Stopped:
+            return False, None
+        clauses = encoding.clauses
+        solver = Solver(name=SOLVER)
+        try:
+            for start in range(0, len(clauses), LOAD):  # (in pieces: a stop is heard between them)
+                if self.stopping.is_set():
+                    return False, None
+                solver.append_formula(clauses[start : start + LOAD])
+            with self._lock:
+                if self.stopping.is_set():
+                    return False, None
+                self._solver = solver
+            found = solver.solve_limited(expect_interrupt=True)
+            if found is None:  # (interrupted)
+                return False, None
+            true = {lit for lit in solver.get_model() if lit > 0} if found else None
+            return True, None if true is None else encoding.line(self.deal, self.root, true)
+        finally:
+            with self._lock:
+                self._solver = None
+            solver.delete()
+
+    def interrupt(self) -> None:
+        """Stop the work (if still going), without waiting."""
+        with self._lock:
+            self.stopping.set()
+            if self._solver is not None:
+                self._solver.interrupt()  # type: ignore[attr-defined]
+
+
+class Glance:
+    """Glucose on "a line from `root` scoring at least `target`" (or told `ends`: "a line whose
+    fireworks end at one of these heights"; standard rules, see `glances`), solving from `start`
+    until it decides or is stopped, in the helper process (`solver.helper`) once it is ready and in
+    a daemon thread until then; `done` is set when it has finished either way."""
+
+    def __init__(self, deal: Deal, target: int, root: Position, ends: Sequence[Heights] = (), helper: bool = True) -> None:
         self.deal = deal
         self.target = target
         self.root = root
@@ -46,59 +107,60 @@ class Glance:
         self.done = threading.Event()
         self._answer: list[Move] | None = None
         self._decided = False
-        self._stopping = threading.Event()
-        self._solver: object | None = None  # the PySAT solver, once loaded (for `stop`)
-        self._lock = threading.Lock()
-        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._work = Work(deal, target, root, ends)
+        self._helper = helper  # may the helper process take it?
+        self._process: helping.Helper | None = None  # the helper process, once the glance is sent there
+        self._key = -1  # (its key there)
+        self._thread: threading.Thread | None = None
 
     def start(self) -> None:
         """Build the clauses and solve them, in the background."""
-        self._thread.start()
+        if self._work.stopping.is_set():  # (stopped before it started)
+            self.finish(False, None)
+            return
+        process = helping.ready() if self._helper else None
+        key = None if process is None else process.submit(self)
+        if process is not None and key is not None:
+            self._process, self._key = process, key
+        else:
+            self._thread = threading.Thread(target=self._run, daemon=True)
+            self._thread.start()
+
+    @property
+    def in_helper(self) -> bool:
+        """Has the glance gone to the helper process (not a thread)?"""
+        return self._process is not None
 
     def _run(self) -> None:
-        from pysat.solvers import Solver
-
-        from solver.clauses import Stopped, build
-
+        decided, line = False, None
         try:
-            encoding: Encoding = build(self.deal, self.target, self.root, self.ends, self._stopping.is_set)
-            clauses = encoding.clauses
-            solver = Solver(name=SOLVER)
-            try:
-                for start in range(0, len(clauses), LOAD):  # (in pieces: a stop is heard between them)
-                    if self._stopping.is_set():
-                        return
-                    solver.append_formula(clauses[start : start + LOAD])
-                with self._lock:
-                    if self._stopping.is_set():
-                        return
-                    self._solver = solver
-                found = solver.solve_limited(expect_interrupt=True)
-                if found is not None:  # (None: interrupted)
-                    true = {lit for lit in solver.get_model() if lit > 0} if found else None
-                    self._answer = None if true is None else encoding.line(self.deal, self.root, true)
-                    self._decided = True
-            finally:
-                with self._lock:
-                    self._solver = None
-                solver.delete()
-        except Stopped:
-            pass  # (stopped while the clauses were built)
+            decided, line = self._work.run()
         finally:
-            self.done.set()
+            self.finish(decided, line)
+
+    def finish(self, decided: bool, line: list[Move] | None) -> None:
+        """Take the glance's answer (see `Work.run`); `done` is set."""
+        self._decided, self._answer = decided, line
+        self.done.set()
 
     def interrupt(self) -> None:
         """Interrupt the solve (if still running), without waiting."""
-        with self._lock:
-            self._stopping.set()
-            if self._solver is not None:
-                self._solver.interrupt()  # type: ignore[attr-defined]
+        self._work.interrupt()
+        if self._process is not None:
+            self._process.stop(self._key)
 
     def stop(self) -> None:
-        """Interrupt the solve (if still running) and wait for the thread."""
+        """Interrupt the solve (if still running) and wait until it has finished."""
         self.interrupt()
-        if self._thread.ident is not None:  # (started)
+        if self._thread is not None:
             self._thread.join()
+        elif self._process is not None and not self.done.wait(helping.STOP_WAIT):
+            self._give_up(self._process)
+
+    def _give_up(self, process: helping.Helper) -> None:
+        """The helper has not answered a stop in time: the glance finishes undecided."""
+        if process.forget(self._key) is not None:
+            self.finish(False, None)
 
     @property
     def decided(self) -> bool:

@@ -193,11 +193,11 @@ class Outcome:
 MODEL_JOINS = 5_000  # positions the depth-first search spends alone on a target before the constraint model joins
 # Positions of the search on a deal (the probes included) before Glucose glances at its top (None:
 # never; see `_Glances`). Most deals take fewer (5p Avalanche: 96% of them) and never pay for it.
-# On the 106 deals of `_climb` (in all, median) and 5p Avalanche seeds 0-999 (p95 of each deal order):
-# 1,000 positions 50.3-51.4 s, 0.265-0.291 s, p95 38-48 ms; 2,000 51.7 s (twice), 0.266-0.279 s, p95
-# 27-32 ms; 3,000 52.2 s, 0.285 s, p95 25-28 ms; the glance 1,000 positions into the climb (before):
-# 56.6-56.7 s, 0.323-0.325 s, p95 27-30 ms.
-GLANCE_AFTER: int | None = 2_000
+# On the 106 deals of `_climb` (in all, median) and 5p Avalanche seeds 0-999 (p95 and p99 of each
+# deal order), the glance in the helper process: 1,000 positions 48.5-48.7 s, 0.250 s, p95 27/33 ms,
+# p99 222/202 ms; 2,000 49.3-49.7 s, 0.243-0.247 s, p95 28/35 ms, p99 233/220 ms. In a thread, the
+# build and load held the interpreter: 1,000 positions 50.3-51.4 s, p95 38-48 ms; 2,000 51.7 s, p95 27-32 ms.
+GLANCE_AFTER: int | None = 1_000
 CLIMB_ALONE = 20_000  # positions the climb spends on a target before restarts take turns with it (see `_climb`)
 
 
@@ -364,8 +364,8 @@ def _climb(
 
     On two cores, once the search has spent `GLANCE_AFTER` positions on the deal (`_Glances`: in the
     probes of `best_line` most often, which hand the glance over; the endings first lower `top`),
-    Glucose glances at `top` (told its open endings) in a thread of its own (`solver.glance`): it solves
-    on the second core, idle until then, while the search probes and climbs on, and interrupts the
+    Glucose glances at `top` (told its open endings) on the second core (`solver.glance`, in the helper
+    process of `solver.helper` once it is ready), idle until then, while the search probes and climbs on, and interrupts the
     search once it decides (a line: the best; a refutation: `top` falls by one, with the reason the
     model would give, and Glucose glances at the next top at once). If the model joins first, the glance
     races its first question in the second configuration's place for `GLANCE_RACES` seconds, then that
@@ -384,7 +384,9 @@ def _climb(
     2,000-5,000 positions without the model, whose search shares the interpreter with the clauses' build
     and load (about 30 ms, serial): the 60 of 5p Avalanche's 2,000 (seeds 0-999, both deal orders)
     decided in 1,000-5,000 positions without the model, median 27.5 -> 32.8 ms (51-56 ms from 1,000
-    positions)."""
+    positions). In the helper process, whose build and load no longer hold the interpreter, and from
+    1,000 positions again: the 106 deals 53.2 -> 48.6 s in all, the median 0.286 -> 0.236 s; the 60
+    deals 2.61-2.75 -> 2.17-2.28 s in all."""
     crowning = model.rules.ending is Ending.CROWNING
     search.deadline, search.interrupt = deadline, None
     # The copies bound at every position: with two players, whose ten cards in hand are most often the
@@ -573,11 +575,15 @@ class _Glances:
         return self.take() if self.done() else None
 
     def stop(self) -> None:
-        """Stop the glance running, if any, and wait for its thread: a stop is heard within a turn
-        of its build (waiting lets it run at once; not waiting, the search would hold the interpreter
-        for 5 ms at a time, and the build would outlast the deal by 5-10 ms)."""
+        """Stop the glance running, if any: in the helper process, without waiting for it; in a
+        thread, waiting for it (a stop is heard within a turn of its build: waiting lets it run at
+        once; not waiting, the search would hold the interpreter for 5 ms at a time, and the build
+        would outlast the deal by 5-10 ms)."""
         if self._glance is not None:
-            self._glance.stop()
+            if self._glance.in_helper:
+                self._glance.interrupt()
+            else:
+                self._glance.stop()
             self._glance = None
 
 

@@ -3,6 +3,9 @@ and the model's question take them."""
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+import signal
 import time
 from typing import Any
 
@@ -11,6 +14,7 @@ import pytest
 from deducer import DealOrder, Ending, Settings, Variant
 from solver import clauses, sat
 from solver import glance as glancing
+from solver import helper as helping
 from solver import solve as solving
 from solver.endings import Heights
 from solver.glance import Glance
@@ -21,25 +25,32 @@ from tests.test_endings import brute_forced
 from tests.test_sat import line_score, silent, stand_in
 
 
-def glanced(model: Deal, target: int, root: Position | None = None, ends: tuple[Heights, ...] = ()) -> Glance:
-    """A glance at `target` (told `ends`) from `root` (default: the opening deal), run to its end."""
-    glance = Glance(model, target, model.start() if root is None else root, ends)
+def glanced(
+    model: Deal, target: int, root: Position | None = None, ends: tuple[Heights, ...] = (), in_helper: bool | None = None
+) -> Glance:
+    """A glance at `target` (told `ends`) from `root` (default: the opening deal), run to its end
+    (`in_helper`: in the helper process, ready by then, or in a thread; None: whichever comes)."""
+    if in_helper:
+        assert helping.start(wait=30) is not None
+    glance = Glance(model, target, model.start() if root is None else root, ends, helper=in_helper is not False)
     glance.start()
+    assert in_helper is None or glance.in_helper == in_helper
     glance.done.wait()
     return glance
 
 
-def test_a_glance_agrees_with_brute_force_on_every_target() -> None:
+@pytest.mark.parametrize("in_helper", [False, True])
+def test_a_glance_agrees_with_brute_force_on_every_target(in_helper: bool) -> None:
     # Reduced deals under standard rules, at the deal and a few random actions in: for every target,
     # Glucose finds a line (which replays from the position to at least the target) exactly when the
-    # brute force says one exists.
+    # brute force says one exists; in a thread, and in the helper process.
     found = refuted = in_play = 0
     for model, root, truth in brute_forced()[1::3]:
         if not glancing.glances(model):
             continue
         in_play += root != model.start()
         for target in range(sum(root[2]), model.rules.max_score + 1):
-            glance = glanced(model, target, root)
+            glance = glanced(model, target, root, in_helper=in_helper)
             assert glance.decided
             line = glance.answer()
             assert (line is None) == (target > truth), (model.rules, model.deck, root, target)
@@ -66,25 +77,75 @@ def test_a_build_stops_when_asked() -> None:
     assert clauses.build(model, 28, stop=lambda: False).clauses == clauses.build(model, 28).clauses
 
 
-def test_a_stopped_glance_has_no_answer() -> None:
+@pytest.mark.parametrize("in_helper", [False, True])
+def test_a_stopped_glance_has_no_answer(in_helper: bool) -> None:
     # 3 players, Avalanche, round-robin seed 8071: Glucose cannot decide the 30 in a minute. Stopped
-    # after a fifth of a second, it lets go at once, undecided; stopped before it starts, it never does.
-    settings = Settings(players=3, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.ROUND_ROBIN)
-    model = Deal.of(settings, Variant.AVALANCHE.shuffled_deck(8071))
-    glance = Glance(model, 30, model.start())
-    glance.start()
-    time.sleep(0.2)
-    began = time.perf_counter()
-    glance.stop()
-    assert time.perf_counter() - began < 1.0
-    assert glance.done.is_set() and not glance.decided
-    with pytest.raises(OutOfBudget):
-        glance.answer()
-    never = Glance(model, 30, model.start())
+    # after a fifth of a second, or at once (while its clauses are built), it lets go at once,
+    # undecided; stopped before it starts, it never does. In a thread, and in the helper process.
+    if in_helper:
+        assert helping.start(wait=30) is not None
+    model = Deal.of(THREE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(8071))
+    for pause in (0.2, 0.0):
+        glance = Glance(model, 30, model.start(), helper=in_helper)
+        glance.start()
+        assert glance.in_helper == in_helper
+        time.sleep(pause)
+        began = time.perf_counter()
+        glance.stop()
+        assert time.perf_counter() - began < 1.0
+        assert glance.done.is_set() and not glance.decided
+        with pytest.raises(OutOfBudget):
+            glance.answer()
+    never = Glance(model, 30, model.start(), helper=in_helper)
     never.stop()
     assert not never.done.is_set() and not never.decided
 
 
+def test_a_helper_that_dies_leaves_its_glances_to_threads() -> None:
+    # The helper process killed while it solves (3 players, Avalanche, round-robin 8071, which it
+    # cannot decide in a minute): its glance finishes at once, undecided; the next glance runs in a
+    # thread and decides (5 players, round-robin 1494: a 30), and a new helper is started for the
+    # glances after it.
+    first = helping.start(wait=30)
+    assert first is not None
+    model = Deal.of(THREE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(8071))
+    glance = Glance(model, 30, model.start())
+    glance.start()
+    assert glance.in_helper
+    time.sleep(0.2)
+    os.kill(first.pid, signal.SIGKILL)
+    assert glance.done.wait(5.0) and not glance.decided
+    after = glanced(Deal.of(FIVE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(1494)), 30)
+    assert not after.in_helper and after.decided and after.answer() is not None
+    second = helping.start(wait=30)
+    assert second is not None and second is not first and second.alive and not first.alive
+
+
+def _glance_in_a_fork() -> tuple[bool, bool, bool]:
+    """In a forked child: does a glance decide (5 players, round-robin 1494, a 30), in the helper or
+    not, and does a helper of the child's own get ready?"""
+    glance = Glance(*_glance_of_1494())
+    glance.start()
+    decided = glance.done.wait(30.0) and glance.decided
+    return decided, glance.in_helper, helping.start(wait=30) is not None
+
+
+def _glance_of_1494() -> tuple[Deal, int, Position]:
+    model = Deal.of(FIVE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(1494))
+    return model, 30, model.start()
+
+
+def test_a_forked_child_has_a_helper_of_its_own() -> None:
+    # The parent's helper answers the parent only: a forked child (a process pool's worker) sends
+    # its first glance to a thread, and starts a helper of its own. Sent to the parent's helper, the
+    # glance would never be answered.
+    assert helping.start(wait=30) is not None
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        decided, in_helper, own = pool.apply(_glance_in_a_fork)
+    assert decided and not in_helper and own
+
+
+THREE_ROUND_ROBIN = Settings(players=3, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.ROUND_ROBIN)
 FIVE_ROUND_ROBIN = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.ROUND_ROBIN)
 
 
@@ -149,11 +210,13 @@ def test_the_glance_decides_a_deal_before_the_model_joins(monkeypatch: pytest.Mo
     # (`test_portfolio_finds_a_narrow_win_the_search_alone_misses`). With the model never joining
     # (and never answering), Glucose's glance at the bound, started 1,000 positions into the search,
     # finds the win, and the line is replayed through the engine by `solve`.
+    # The helper process ready, the glance is its.
     settings = Settings(players=4, variant=Variant.AVALANCHE, ending=Ending.STANDARD)
     decided = glances_alone(monkeypatch)
+    assert helping.start(wait=30) is not None
     result = solve(settings, Variant.AVALANCHE.shuffled_deck(148), time_limit=120)
     assert (result.verdict, result.score) == ("win", 30)
-    assert [glance.target for glance in decided] == [30] and decided[0].decided
+    assert [glance.target for glance in decided] == [30] and decided[0].decided and decided[0].in_helper
 
 
 def test_the_glance_starts_within_the_probes(monkeypatch: pytest.MonkeyPatch) -> None:

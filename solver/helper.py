@@ -1,0 +1,224 @@
+"""A helper process for Glucose's glances (`solver.glance`), started once per process and kept.
+
+In a thread, a glance builds and loads its clauses (about 30 ms on 5p Avalanche) holding the
+interpreter lock, so the search waits for it, and it for the search. The helper builds, loads and
+solves them in a process of its own, on the second core, while the search runs at full speed: a
+glance then costs the search the pickle of its question (about 8 KB). The helper is started by the
+first glance of a process (`ready`), which runs in a thread as before (the helper takes 0.2 s to
+import PySAT); the glances after it are the helper's, one at a time, in the order asked. It is
+started as `python -m solver.helper` (neither fork, whose copied pages the search would pay for,
+nor forkserver, which imports the caller's `__main__` again), and ends when its parent does (its
+pipe closes). A helper that dies leaves the glances to threads again.
+"""
+
+from __future__ import annotations
+
+import atexit
+import itertools
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+from multiprocessing.connection import Connection
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from solver.glance import Glance
+
+ENABLED = os.name == "posix"  # (the pipes are passed to the child by number)
+STOP_WAIT = 2.0  # seconds a stopped glance waits for the helper to confirm, before giving it up
+
+
+class Helper:
+    """The helper process and the glances it has been asked and has not answered yet."""
+
+    def __init__(self) -> None:
+        down_read, down_write = os.pipe()
+        up_read, up_write = os.pipe()
+        try:
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", "solver.helper", str(down_read), str(up_write)],
+                pass_fds=(down_read, up_write),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        finally:
+            os.close(down_read)
+            os.close(up_write)
+        self._outbox = Connection(down_write, readable=False)
+        self._inbox = Connection(up_read, writable=False)
+        self.ready = threading.Event()  # set once the helper has imported what it needs
+        self.alive = True
+        self._pending: dict[int, Glance] = {}
+        self._keys = itertools.count()
+        self._lock = threading.Lock()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    @property
+    def pid(self) -> int:
+        """The helper's process id."""
+        return self._process.pid
+
+    def submit(self, glance: Glance) -> int | None:
+        """Ask the helper for `glance`: its key, or None if the helper is gone (the glance is not sent)."""
+        with self._lock:
+            if not self.alive:
+                return None
+            key = next(self._keys)
+            try:
+                self._outbox.send(("glance", key, glance.deal, glance.target, glance.root, glance.ends))
+            except OSError:
+                self.alive = False
+                return None
+            self._pending[key] = glance
+            return key
+
+    def stop(self, key: int) -> None:
+        """Tell the helper to stop the glance `key` (without waiting: it answers it, undecided, at once)."""
+        with self._lock:
+            if key in self._pending and self.alive:
+                try:
+                    self._outbox.send(("stop", key))
+                except OSError:
+                    self.alive = False
+
+    def forget(self, key: int) -> Glance | None:
+        """No longer wait for the answer to `key`: its glance, if still waiting."""
+        with self._lock:
+            return self._pending.pop(key, None)
+
+    def _read(self) -> None:
+        while True:
+            try:
+                message: tuple[Any, ...] = self._inbox.recv()
+            except (EOFError, OSError):
+                break
+            if message[0] == "ready":
+                self.ready.set()
+                continue
+            _, key, decided, line = message
+            glance = self.forget(key)
+            if glance is not None:
+                glance.finish(decided, line)
+        with self._lock:
+            self.alive = False
+            pending, self._pending = self._pending, {}
+        self.ready.set()  # (whoever waits for it: it will never be)
+        for glance in pending.values():
+            glance.finish(False, None)
+
+    def release(self) -> None:
+        """Close this process's ends of the pipes, and nothing else (in a forked child: its copies)."""
+        self._outbox.close()
+        self._inbox.close()
+
+    def close(self) -> None:
+        """End the helper (its pipe closes) and reap it."""
+        self._outbox.close()
+        try:
+            self._process.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
+
+
+_helper: Helper | None = None
+_started = 0  # helpers started in this process
+_starting = threading.Lock()
+RESTARTS = 3  # helpers started after one dies, at most (then the glances stay in threads)
+
+
+def start(wait: float = 0.0) -> Helper | None:
+    """The helper, started if not yet (or if the last one died), once it is ready for a glance
+    (within `wait` seconds); None if it is not."""
+    global _helper, _started, ENABLED
+    with _starting:
+        if ENABLED and (_helper is None or not _helper.alive) and _started <= RESTARTS:
+            try:
+                _helper = Helper()
+            except OSError:  # (no process to be had: the glances stay in threads)
+                ENABLED = False
+                return None
+            _started += 1
+            atexit.register(_helper.close)
+        helper = _helper
+    if helper is None or not helper.ready.wait(wait):
+        return None
+    return helper if helper.alive else None
+
+
+def _forget_in_child() -> None:
+    """A forked child has no helper of its own (the parent's pipes and reader are not its to use)."""
+    global _helper, _started, _starting
+    if _helper is not None:
+        _helper.release()
+    _helper, _started, _starting = None, 0, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_in_child)
+
+
+def ready() -> Helper | None:
+    """The helper, if it is running and ready for a glance; otherwise None, and the helper is
+    started (once per process, or again if it died) for the glances to come."""
+    return start()
+
+
+def _main() -> None:
+    """The helper: questions in, one at a time, each one's answer out (stops heard meanwhile)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # (a Ctrl-C is the parent's to hear; its pipe ends us)
+    inbox = Connection(int(sys.argv[1]), writable=False)
+    outbox = Connection(int(sys.argv[2]), readable=False)
+    from solver.glance import Work
+
+    Work.prepare()
+    asked: queue.Queue[tuple[Any, ...] | None] = queue.Queue()
+    lock = threading.Lock()
+    current: list[tuple[int, Work]] = []  # the glance being worked on, if any
+    stopped: set[int] = set()  # glances stopped before their turn
+    last = -1  # the last glance answered
+
+    def listen() -> None:
+        while True:
+            try:
+                message: tuple[Any, ...] = inbox.recv()
+            except (EOFError, OSError):
+                break
+            if message[0] == "glance":
+                asked.put(message)
+                continue
+            with lock:
+                if current and current[0][0] == message[1]:
+                    current[0][1].interrupt()
+                elif message[1] > last:
+                    stopped.add(message[1])
+        with lock:
+            for _, work in current:
+                work.interrupt()
+        asked.put(None)
+
+    threading.Thread(target=listen, daemon=True).start()
+    try:
+        outbox.send(("ready",))
+        while (message := asked.get()) is not None:
+            _, key, deal, target, root, ends = message
+            with lock:
+                work = None if key in stopped else Work(deal, target, root, ends)
+                stopped.discard(key)
+                if work is not None:
+                    current.append((key, work))
+            decided, line = work.run() if work is not None else (False, None)
+            with lock:
+                current.clear()
+                last = key
+            outbox.send(("done", key, decided, line))
+    except OSError:
+        pass  # (the parent has gone)
+
+
+if __name__ == "__main__":
+    _main()
