@@ -3,7 +3,7 @@
 On the first question the model is asked (the deals that took our solver 0.3-5 s), Glucose 4.2 on
 the question's clauses (`solver.clauses`) decides half of them within 0.15 s, clauses built and
 loaded included, where the search and CP-SAT take 0.3-0.5 s. Started once the search has spent
-2,000 positions on a deal (`solver.solve._Glances`), it solves on the second core, idle until the
+1,000 positions on a deal (`solver.solve._Glances`), it solves on the second core, idle until the
 model joins, while the search probes and climbs on the first, and it can be stopped at any time
 (a stop is heard between turns of the build and pieces of the load, and interrupts the solve).
 It runs in the helper process (`solver.helper`) once that is ready: building and loading the

@@ -50,6 +50,7 @@ class Helper:
             os.close(up_write)
         self._outbox = Connection(down_write, readable=False)
         self._inbox = Connection(up_read, writable=False)
+        self._parent = os.getpid()
         self.ready = threading.Event()  # set once the helper has imported what it needs
         self.alive = True
         self._pending: dict[int, Glance] = {}
@@ -116,7 +117,10 @@ class Helper:
         self._inbox.close()
 
     def close(self) -> None:
-        """End the helper (its pipe closes) and reap it."""
+        """End the helper (its pipe closes) and reap it (its parent only: a forked child inherits
+        this from `atexit`, and its copies of the pipes are closed already)."""
+        if os.getpid() != self._parent:
+            return
         self._outbox.close()
         try:
             self._process.wait(timeout=1.0)
