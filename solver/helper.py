@@ -8,12 +8,14 @@ first glance of a process (`ready`), which runs in a thread as before (the helpe
 import PySAT); the glances after it are the helper's, one at a time, in the order asked. It is
 started as `python -m solver.helper` (neither fork, whose copied pages the search would pay for,
 nor forkserver, which imports the caller's `__main__` again), and ends when its parent does (its
-pipe closes). A helper that dies leaves the glances to threads again.
+pipe closes). A glance that fails there is undecided; a helper that dies leaves the glances to
+threads again.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import itertools
 import os
 import queue
@@ -215,7 +217,10 @@ def _main() -> None:
                 stopped.discard(key)
                 if work is not None:
                     current.append((key, work))
-            decided, line = work.run() if work is not None else (False, None)
+            decided, line = False, None
+            with contextlib.suppress(Exception):  # (a glance that fails is undecided; the helper serves on)
+                if work is not None:
+                    decided, line = work.run()
             with lock:
                 current.clear()
                 last = key

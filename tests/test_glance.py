@@ -121,6 +121,19 @@ def test_a_helper_that_dies_leaves_its_glances_to_threads() -> None:
     assert second is not None and second is not first and second.alive and not first.alive
 
 
+def test_a_glance_that_fails_in_the_helper_is_undecided_and_the_helper_serves_on() -> None:
+    # A glance whose position is nonsense fails in the helper's build: it finishes undecided, the
+    # helper stays up, and the next glance (5p round-robin 1494, a 30) is its, and decides.
+    helper = helping.start(wait=30)
+    assert helper is not None
+    model, target, root = _glance_of_1494()
+    broken = Glance(model, target, root[:3])  # type: ignore[arg-type]  # (nonsense, on purpose)
+    broken.start()
+    assert broken.in_helper and broken.done.wait(5.0) and not broken.decided
+    after = glanced(model, target, root, in_helper=True)
+    assert after.decided and after.answer() is not None and helper.alive and helping.start() is helper
+
+
 def _glance_in_a_fork() -> tuple[bool, bool, bool]:
     """In a forked child: does a glance decide (5 players, round-robin 1494, a 30), in the helper or
     not, and does a helper of the child's own get ready?"""
