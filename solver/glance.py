@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from solver.clauses import Encoding
 
 SOLVER = "glucose42"
-LOAD = 5_000  # clauses loaded into Glucose at a time (see `Glance._run`)
+LOAD = 5_000  # clauses loaded into Glucose at a time (see `Work.run`)
 
 
 def glances(deal: Deal) -> bool:
@@ -118,7 +118,7 @@ class Glance:
         if self._work.stopping.is_set():  # (stopped before it started)
             self.finish(False, None)
             return
-        process = helping.ready() if self._helper else None
+        process = helping.start() if self._helper else None
         key = None if process is None else process.submit(self)
         if process is not None and key is not None:
             self._process, self._key = process, key
@@ -154,12 +154,11 @@ class Glance:
         self.interrupt()
         if self._thread is not None:
             self._thread.join()
-        elif self._process is not None and not self.done.wait(helping.STOP_WAIT):
-            self._give_up(self._process)
-
-    def _give_up(self, process: helping.Helper) -> None:
-        """The helper has not answered a stop in time: the glance finishes undecided."""
-        if process.forget(self._key) is not None:
+        elif (
+            self._process is not None
+            and not self.done.wait(helping.STOP_WAIT)
+            and self._process.forget(self._key) is not None  # (the helper has not answered in time)
+        ):
             self.finish(False, None)
 
     @property

@@ -4,7 +4,7 @@ In a thread, a glance builds and loads its clauses (about 30 ms on 5p Avalanche)
 interpreter lock, so the search waits for it, and it for the search. The helper builds, loads and
 solves them in a process of its own, on the second core, while the search runs at full speed: a
 glance then costs the search the pickle of its question (about 8 KB). The helper is started by the
-first glance of a process (`ready`), which runs in a thread as before (the helper takes 0.2 s to
+first glance of a process (`start`), which runs in a thread as before (the helper takes 0.2 s to
 import PySAT); the glances after it are the helper's, one at a time, in the order asked. It is
 started as `python -m solver.helper` (neither fork, whose copied pages the search would pay for,
 nor forkserver, which imports the caller's `__main__` again), and ends when its parent does (its
@@ -138,8 +138,9 @@ RESTARTS = 3  # helpers started after one dies, at most (then the glances stay i
 
 
 def start(wait: float = 0.0) -> Helper | None:
-    """The helper, started if not yet (or if the last one died), once it is ready for a glance
-    (within `wait` seconds); None if it is not."""
+    """The helper, started if not yet (once per process, or again if the last one died), once it is
+    ready for a glance (within `wait` seconds); None if it is not ready by then (a helper just
+    started gets ready for the glances to come)."""
     global _helper, _started, ENABLED
     with _starting:
         if ENABLED and (_helper is None or not _helper.alive) and _started <= RESTARTS:
@@ -166,12 +167,6 @@ def _forget_in_child() -> None:
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_in_child)
-
-
-def ready() -> Helper | None:
-    """The helper, if it is running and ready for a glance; otherwise None, and the helper is
-    started (once per process, or again if it died) for the glances to come."""
-    return start()
 
 
 def _main() -> None:

@@ -228,7 +228,7 @@ def best_line(
         bound = clues_bound(model, root, bound)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     search = Search(model)
-    upper, reason = bound.score, None
+    reason: str | None = None
     glances = _Glances(model, root, search)
     top = bound.score
 
