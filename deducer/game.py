@@ -185,7 +185,9 @@ class GameState:
 
     def _with(self, **changes: Any) -> GameState:
         """A copy with some fields changed (`dataclasses.replace` without re-running `__init__`)."""
-        return _built({**self.__dict__, **changes})
+        fields = self.__dict__.copy()
+        fields.update(changes)
+        return _built(fields)
 
     # ----- applying events ----------------------------------------------
     def where(self) -> str:
@@ -255,6 +257,19 @@ class GameState:
         if self.must_draw is None:
             return self.apply(Draw(self.current, card))  # refused, saying why
         return self._put(self.must_draw, card)
+
+    def deal_checked(self, deck: Sequence[Card | None]) -> GameState:
+        """The rest of the opening deal, of `deck` (top first) already checked to be the variant's full
+        deck: as `draw_checked` card by card, with one copy of the state."""
+        seats = self.settings.deal_seats()
+        if self.must_draw is None or self.drawn >= len(seats):
+            raise IllegalActionError(f"no deal is due at {self.where()}")
+        hands = [list(hand) for hand in self.hands]
+        for uid in range(self.drawn, len(seats)):
+            hands[seats[uid]].insert(0, HandCard(uid, deck[uid]))
+        fields = self.__dict__.copy()
+        fields.update(hands=tuple(tuple(hand) for hand in hands), drawn=len(seats), must_draw=None)
+        return _built(fields)._settle()
 
     def _refuse(self, event: Event, why: str) -> IllegalActionError:
         return IllegalActionError(f"{event.notation(self.seats)} refused at {self.where()}: {why}")

@@ -257,6 +257,8 @@ def _event(item: EventModel, seats: Sequence[str]) -> Event:
 
 def deal(state: GameState, deck: Sequence[Card | None], checked: bool = False) -> GameState:
     """Deal the opening hands from `deck` (top first); `checked` as for `advance`."""
+    if checked and state.dealing and state.must_draw is not None:
+        return state.deal_checked(deck)  # in one step
     while state.dealing and state.must_draw is not None:
         state = _draw(state, state.must_draw, deck[state.drawn], checked)
     return state

@@ -89,18 +89,17 @@ class Deal:
         self.size = len(deck)
         self.deal_seats = tuple(deal_seats)
         cards = rules.suits * rules.ranks
-        # after[d][c]: copies of card c at deck positions >= d.
-        after = [[0] * cards for _ in range(self.size + 1)]
+        # after[d][c]: copies of card c at deck positions >= d; next_at[d][c]: the first deck position
+        # >= d holding card c (size if none). Both built from the bottom of the deck up.
+        copies, first = [0] * cards, [self.size] * cards
+        self.after = [tuple(copies)] * (self.size + 1)
+        self.next_at = [tuple(first)] * (self.size + 1)
         for position in range(self.size - 1, -1, -1):
-            after[position] = list(after[position + 1])
-            after[position][self.deck[position]] += 1
-        self.after = [tuple(row) for row in after]
-        # next_at[d][c]: first deck position >= d holding card c (size if none).
-        following = [[self.size] * cards for _ in range(self.size + 1)]
-        for position in range(self.size - 1, -1, -1):
-            following[position] = list(following[position + 1])
-            following[position][self.deck[position]] = position
-        self.next_at = [tuple(row) for row in following]
+            card = self.deck[position]
+            copies[card] += 1
+            first[card] = position
+            self.after[position] = tuple(copies)
+            self.next_at[position] = tuple(first)
         # places[c]: the deck positions holding card c, in order; last_at[c]: the last one (-1 if none).
         places: list[list[int]] = [[] for _ in range(cards)]
         for position, card in enumerate(self.deck):
@@ -187,7 +186,7 @@ class Deal:
         player, hands = position[0], position[7]
         if position[4] == 0:
             return False
-        return self.rules.empty_hints or any(hand for seat, hand in enumerate(hands) if seat != player)
+        return self.rules.empty_hints or any(hands[:player]) or any(hands[player + 1 :])
 
     def playable(self, fireworks: tuple[int, ...], card: int) -> bool:
         return card != TRASH and fireworks[card // self.rules.ranks] == card % self.rules.ranks
@@ -208,24 +207,26 @@ class Deal:
         # kept the other card does with it instead (a successful play where the other misplays only
         # adds a point and saves a strike; a later copy it cannot play any more it misplays instead).
         holds_trash = TRASH in hands[player]
+        ranks, choreography = rules.ranks, rules.choreography
+        may_discard, at_max = clues < MAX_CLUES, clues == MAX_CLUES and strikes + 1 < MAX_STRIKES
         for card in hands[player]:
             if card == last:
                 continue
             last = card
-            spare = card == TRASH or not holds_trash
-            if self.playable(fireworks, card):
+            playable = card != TRASH and fireworks[card // ranks] == card % ranks
+            if playable:
                 result.append((PLAY, card))
-                if rules.choreography:
+                if choreography:
                     result.append((ANNOUNCE, card))
-            lethal = crowning and card != TRASH and self.available(position, card) == 1
-            if clues < MAX_CLUES and not lethal and spare:
+            if card != TRASH and (holds_trash or (crowning and self.available(position, card) == 1)):
+                continue  # not spare (see above), or lethal: never let go of it
+            if may_discard:
                 result.append((DISCARD, card))
             # Dominance: below 8 clue tokens, discarding a card is never worse than misplaying it. The
             # discard line mirrors the misplay line with one clue more and one strike less; where the
             # latter discards at 7 clues, the former (at 8) misplays, or plays, that card instead, after
             # which the two positions are the same (or better by a firework and a strike).
-            may_misplay = (rules.choreography or not self.playable(fireworks, card)) and clues == MAX_CLUES
-            if may_misplay and strikes + 1 < MAX_STRIKES and not lethal and spare:
+            elif at_max and (choreography or not playable):
                 result.append((MISPLAY, card))
         if self.can_hint(position):
             result.append((HINT, -1))
@@ -271,13 +272,15 @@ class Deal:
             if drawn == self.size and self.rules.ending is Ending.STANDARD:
                 final = self.rules.players
         hands = hands[:player] + (tuple(sorted(cards)),) + hands[player + 1 :]
-        if dead_end > dead and any(other in hand for hand in hands for other in range(dead, dead_end)):  # most often none
-            hands = tuple(
-                tuple(sorted(TRASH if dead <= other < dead_end else other for other in hand))
-                if any(dead <= other < dead_end for other in hand)
-                else hand
-                for hand in hands
-            )
+        if dead_end > dead:
+            held = sum(hands, ())
+            if any(other in held for other in range(dead, dead_end)):  # most often none
+                hands = tuple(
+                    tuple(sorted(TRASH if dead <= other < dead_end else other for other in hand))
+                    if any(dead <= other < dead_end for other in hand)
+                    else hand
+                    for hand in hands
+                )
         return (following, drawn, fireworks, caps, clues, strikes, final, hands)
 
     def trash(self, card: int, fireworks: tuple[int, ...], caps: tuple[int, ...]) -> bool:

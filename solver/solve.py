@@ -122,7 +122,8 @@ def _solve_position(
         verdict = "win" if state.won else "loss"
         reason = _ENDED[state.end] if state.end is not None else None
         return Solution(verdict, score, score, settings.variant.max_score, (), 0, time.perf_counter() - start, reason)
-    outcome = best_line(model, time_limit, node_limit, root=position_of(model, state), ceiling=ceiling)
+    root = model.start() if state.turn == 0 else position_of(model, state)  # the opening deal is the model's start
+    outcome = best_line(model, time_limit, node_limit, root=root, ceiling=ceiling)
     actions, final = to_actions(settings, deck, outcome.line, state, checked=True)
     score = final.score if final.over or settings.ending is Ending.STANDARD else 0
     if score != outcome.score or (outcome.verdict == "win" and not (final.won and final.over)):
@@ -150,7 +151,7 @@ _ENDED = {
 
 def _check_deck(settings: Settings, deck: Sequence[Card]) -> None:
     given, full = Counter(deck), _full_deck(settings.variant)
-    if given != full:
+    if not dict.__eq__(given, full):  # neither counts a zero, so the dicts' own (C) equality is the Counters
         extra, missing = given - full, full - given
         problems = [f"{len(deck)} cards given"]
         if extra:
@@ -823,14 +824,7 @@ def to_actions(
         hand = state.hands[seat]
         action: Action
         if kind == HINT:
-            target = next(
-                (
-                    other % settings.players
-                    for other in range(seat + 1, seat + settings.players)
-                    if state.hands[other % settings.players]
-                ),
-                (seat + 1) % settings.players,
-            )
+            target = _hinted(state.hands, seat)
             first = state.hands[target][0].card if state.hands[target] else None
             rank = first.rank if first else 1
             action = Hint(seat, target, _RANK_CLUES[rank])  # the engine finds the slots it touches in the known hand
@@ -851,6 +845,16 @@ def to_actions(
         actions.append(action)
         state = advance(state, action, deck, checked)
     return actions, state
+
+
+def _hinted(hands: tuple[tuple[HandCard, ...], ...], seat: int) -> int:
+    """The seat a hint of the line goes to: the next one after `seat` holding a card (the next one if none does)."""
+    players = len(hands)
+    for step in range(1, players):
+        target = (seat + step) % players
+        if hands[target]:
+            return target
+    return (seat + 1) % players
 
 
 def _slot(state: GameState, hand: tuple[HandCard, ...], card: int, suits: tuple[Suit, ...]) -> int:

@@ -15,7 +15,7 @@ from solver.brute import best_score
 from solver.greedy import greedy_line, greedy_move, greedy_start
 from solver.model import DISCARD, HINT, LOST, MISPLAY, OVER, TRASH, WON, Deal, Move, Position, Rules, card_id
 from solver.search import Ordering, OutOfBudget, Search
-from solver.solve import Solution, SolverError, best_line, solve, to_actions
+from solver.solve import Solution, SolverError, best_line, position_of, solve, to_actions
 from tests.helpers import full_deck, random_settings
 
 
@@ -173,11 +173,14 @@ def test_model_follows_the_engine_on_random_games() -> None:
         actions, _ = to_actions(settings, deck, line)
         state = deal(GameState.new(settings), deck)
         replayed = model.start()
+        assert position_of(model, state) == replayed  # `solve` takes the model's start for the opening deal
+        assert deal(GameState.new(settings), deck, checked=True) == state  # the checked deal, in one step
         for move, action in zip(line, actions):
             state = advance(state, action, deck)
             replayed = model.play(replayed, move)
             player, drawn, fireworks, _, clues, strikes, _, hands = replayed
             assert engine_position(model, state) == (player, drawn, fireworks, clues, strikes, hands) or state.over
+            assert position_of(model, state) == replayed or state.over
         status = model.status(position)
         if status == WON:
             assert state.won and state.over
