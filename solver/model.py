@@ -208,7 +208,8 @@ class Deal:
         # adds a point and saves a strike; a later copy it cannot play any more it misplays instead).
         holds_trash = TRASH in hands[player]
         ranks, choreography = rules.ranks, rules.choreography
-        may_discard, at_max = clues < MAX_CLUES, clues == MAX_CLUES and strikes + 1 < MAX_STRIKES
+        may_discard = clues < MAX_CLUES
+        may_misplay = clues == MAX_CLUES and strikes + 1 < MAX_STRIKES  # (and only a card not playable: see below)
         for card in hands[player]:
             if card == last:
                 continue
@@ -226,7 +227,7 @@ class Deal:
             # discard line mirrors the misplay line with one clue more and one strike less; where the
             # latter discards at 7 clues, the former (at 8) misplays, or plays, that card instead, after
             # which the two positions are the same (or better by a firework and a strike).
-            elif at_max and (choreography or not playable):
+            elif may_misplay and (choreography or not playable):
                 result.append((MISPLAY, card))
         if self.can_hint(position):
             result.append((HINT, -1))
