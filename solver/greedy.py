@@ -44,14 +44,32 @@ def greedy_move(deal: Deal, position: Position, moves: list[Move], prefer_low: b
     return moves[0]
 
 
+def greedy_play(deal: Deal, position: Position, prefer_low: bool) -> Move | None:
+    """The play `greedy_move` chooses when the player to act holds a playable card (None if none),
+    found without listing every move: the lowest rank (with `prefer_low` False the highest), the
+    first such card in the sorted hand, announced under Timed Choreography."""
+    fireworks, ranks = position[2], deal.rules.ranks
+    chosen = -1
+    for card in position[7][position[0]]:
+        if card != TRASH and fireworks[card // ranks] == card % ranks:
+            rank = card % ranks
+            if chosen < 0 or (rank < chosen % ranks if prefer_low else rank > chosen % ranks):
+                chosen = card
+    if chosen < 0:
+        return None
+    return (ANNOUNCE if deal.rules.choreography else PLAY), chosen
+
+
 def greedy_line(deal: Deal, position: Position, prefer_low: bool = True, patient: bool = False) -> tuple[list[Move], Position]:
-    """Follow `greedy_move` to the end of the game."""
+    """Follow `greedy_move` to the end of the game (a play found at once by `greedy_play`)."""
     line: list[Move] = []
     while deal.status(position) == ONGOING:
-        moves = deal.moves(position)
-        if not moves:
-            break
-        move = greedy_move(deal, position, moves, prefer_low, patient)
+        move = greedy_play(deal, position, prefer_low)
+        if move is None:
+            moves = deal.moves(position)
+            if not moves:
+                break
+            move = greedy_move(deal, position, moves, prefer_low, patient)
         line.append(move)
         position = deal.play(position, move)
     return line, position

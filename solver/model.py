@@ -274,12 +274,10 @@ class Deal:
                 final = self.rules.players
         hands = hands[:player] + (tuple(sorted(cards)),) + hands[player + 1 :]
         if dead_end > dead:
-            held = sum(hands, ())
-            if any(other in held for other in range(dead, dead_end)):  # most often none
+            dying = frozenset(range(dead, dead_end))
+            if not dying.isdisjoint(sum(hands, ())):  # most often no hand holds any
                 hands = tuple(
-                    tuple(sorted(TRASH if dead <= other < dead_end else other for other in hand))
-                    if any(dead <= other < dead_end for other in hand)
-                    else hand
+                    tuple(sorted(TRASH if other in dying else other for other in hand)) if not dying.isdisjoint(hand) else hand
                     for hand in hands
                 )
         return (following, drawn, fireworks, caps, clues, strikes, final, hands)

@@ -12,8 +12,8 @@ from deducer.record import advance, deal
 from solver import greedy
 from solver.bounds import Bound
 from solver.brute import best_score
-from solver.greedy import greedy_line, greedy_move, greedy_start
-from solver.model import DISCARD, HINT, LOST, MISPLAY, OVER, TRASH, WON, Deal, Move, Position, Rules, card_id
+from solver.greedy import greedy_line, greedy_move, greedy_play, greedy_start
+from solver.model import ANNOUNCE, DISCARD, HINT, LOST, MISPLAY, OVER, PLAY, TRASH, WON, Deal, Move, Position, Rules, card_id
 from solver.search import Ordering, OutOfBudget, Search
 from solver.solve import Solution, SolverError, best_line, position_of, solve, to_actions
 from tests.helpers import full_deck, random_settings
@@ -188,6 +188,25 @@ def test_model_follows_the_engine_on_random_games() -> None:
             assert state.end is not None and state.end.value == "final-round"
         elif status == LOST:
             assert state.over and state.score == 0
+
+
+def test_the_greedy_play_found_at_once_is_the_one_greedy_move_chooses() -> None:
+    # `greedy_play` finds the play without listing the moves: on random positions of every option
+    # (Timed Choreography's announced plays included), it is `greedy_move`'s choice whenever the player
+    # holds a playable card, and `greedy_move` chooses no play otherwise.
+    rng = random.Random(11)
+    plays = 0
+    for game in range(200):
+        settings = random_settings(rng)
+        model = Deal.of(settings, settings.variant.shuffled_deck(game))
+        position = model.start()
+        while model.status(position) == "ongoing" and (moves := model.moves(position)):
+            for prefer_low in (True, False):
+                chosen, play = greedy_move(model, position, moves, prefer_low), greedy_play(model, position, prefer_low)
+                assert chosen == play if play is not None else chosen[0] not in (PLAY, ANNOUNCE)
+                plays += play is not None
+            position = model.play(position, rng.choice(moves))
+    assert plays > 10_000
 
 
 def test_greedy_deck() -> None:
