@@ -11,8 +11,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from math import perm
 
-from constraint import Problem, SomeNotInSetConstraint
-
 from deducer.cards import Card
 from deducer.counting import TooLarge
 from deducer.facts import Facts
@@ -22,6 +20,8 @@ from deducer.knowledge import NO_FACTS, allowed_identities, hidden_cards, unseen
 
 def deals(allowed: Sequence[frozenset[int]], copies: Mapping[int, int]) -> Iterator[tuple[tuple[int, ...], int]]:
     """Each assignment of identities to the cards within the copy counts, with its weight."""
+    from constraint import Problem, SomeNotInSetConstraint  # (here: 20 ms to import, see `deducer.matching`)
+
     problem = Problem()
     domains = [sorted(c for c in options if copies.get(c, 0) > 0) for options in allowed]
     if any(not domain for domain in domains):

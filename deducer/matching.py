@@ -16,8 +16,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-import networkx as nx
-
 _SOURCE, _SINK = ("source",), ("sink",)
 
 
@@ -32,6 +30,8 @@ class Violation:
 
 def candidates(allowed: Sequence[frozenset[int]], copies: Mapping[int, int]) -> list[frozenset[int]] | Violation:
     """Each card's identities that some complete deal gives it, or the reason none exists."""
+    import networkx as nx  # (here: its import takes 60 ms, which every command of `hanabi` would pay)
+
     allowed = [frozenset(c for c in options if copies.get(c, 0) > 0) for options in allowed]
     kinds: dict[frozenset[int], int] = {}
     for options in allowed:
