@@ -269,7 +269,7 @@ class GameState:
             hands[seats[uid]].insert(0, HandCard(uid, deck[uid]))
         fields = self.__dict__.copy()
         fields.update(hands=tuple(tuple(hand) for hand in hands), drawn=len(seats), must_draw=None)
-        return _built(fields)._settle()
+        return _built(fields)._settle()  # (no deck is so short that the deal draws its last card)
 
     def _refuse(self, event: Event, why: str) -> IllegalActionError:
         return IllegalActionError(f"{event.notation(self.seats)} refused at {self.where()}: {why}")
