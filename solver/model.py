@@ -88,6 +88,7 @@ class Deal:
         self.deck = tuple(deck)
         self.size = len(deck)
         self.deal_seats = tuple(deal_seats)
+        self.max_score, self.standard = rules.max_score, rules.ending is Ending.STANDARD  # (for `status`, at every position)
         cards = rules.suits * rules.ranks
         # after[d][c]: copies of card c at deck positions >= d; next_at[d][c]: the first deck position
         # >= d holding card c (size if none). Both built from the bottom of the deck up.
@@ -161,11 +162,11 @@ class Deal:
     def status(self, position: Position) -> str:
         """WON, LOST (strikes, a lost card, stuck), OVER (standard game ended) or ONGOING."""
         player, drawn, fireworks, caps, _, strikes, final, hands = position
-        if sum(fireworks) == self.rules.max_score:
+        if sum(fireworks) == self.max_score:
             return WON
         if strikes >= MAX_STRIKES:
             return LOST
-        if self.rules.ending is Ending.STANDARD:
+        if self.standard:
             return OVER if final == 0 else ONGOING
         if any(cap < self.rules.ranks for cap in caps) or (drawn == self.size and not any(hands)):
             return LOST
