@@ -277,10 +277,12 @@ class Deal:
         if dead_end > dead:
             dying = frozenset(range(dead, dead_end))
             if not dying.isdisjoint(sum(hands, ())):  # most often no hand holds any
-                hands = tuple(
-                    tuple(sorted(TRASH if other in dying else other for other in hand)) if not dying.isdisjoint(hand) else hand
-                    for hand in hands
-                )
+                changed = list(hands)
+                for seat, hand in enumerate(hands):
+                    if not dying.isdisjoint(hand):
+                        kept = tuple([other for other in hand if other not in dying])
+                        changed[seat] = (TRASH,) * (len(hand) - len(kept)) + kept  # (TRASH sorts first)
+                hands = tuple(changed)
         return (following, drawn, fireworks, caps, clues, strikes, final, hands)
 
     def trash(self, card: int, fireworks: tuple[int, ...], caps: tuple[int, ...]) -> bool:
