@@ -242,6 +242,9 @@ def test_turn_order_and_draws_are_enforced() -> None:
     with pytest.raises(IllegalActionError, match="no draw is due"):
         state.draw_checked(Card.parse("g1"))
     assert played.draw_checked(Card.parse("g1")) == played.apply(Draw(0, Card.parse("g1")))
+    # So is the whole opening deal in one step once it has been dealt.
+    with pytest.raises(IllegalActionError, match="no deal is due at turn 1"):
+        state.deal_checked(TWO.variant.full_deck())
 
 
 def test_copies_and_hints_are_checked_against_known_cards() -> None:
