@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from deducer.settings import MAX_CLUES
 from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, ONGOING, PASS, PLAY, TRASH, Deal, Move, Position
 
 
@@ -44,27 +45,31 @@ def greedy_move(deal: Deal, position: Position, moves: list[Move], prefer_low: b
     return moves[0]
 
 
-def greedy_play(deal: Deal, position: Position, prefer_low: bool) -> Move | None:
-    """The play `greedy_move` chooses when the player to act holds a playable card (None if none),
-    found without listing every move: the lowest rank (with `prefer_low` False the highest), the
-    first such card in the sorted hand, announced under Timed Choreography."""
+def quick_move(deal: Deal, position: Position, prefer_low: bool) -> Move | None:
+    """`greedy_move`'s choice where it is found without listing every move (None elsewhere): a play
+    if the player to act holds a playable card (the lowest rank, with `prefer_low` False the highest,
+    the first such card in the sorted hand; announced under Timed Choreography), else letting go of a
+    trash card below 8 clue tokens, else a hint at 8 tokens."""
     fireworks, ranks = position[2], deal.rules.ranks
+    hand = position[7][position[0]]
     chosen = -1
-    for card in position[7][position[0]]:
+    for card in hand:
         if card != TRASH and fireworks[card // ranks] == card % ranks:
             rank = card % ranks
             if chosen < 0 or (rank < chosen % ranks if prefer_low else rank > chosen % ranks):
                 chosen = card
-    if chosen < 0:
-        return None
-    return (ANNOUNCE if deal.rules.choreography else PLAY), chosen
+    if chosen >= 0:
+        return (ANNOUNCE if deal.rules.choreography else PLAY), chosen
+    if position[4] < MAX_CLUES:
+        return (DISCARD, TRASH) if TRASH in hand else None
+    return (HINT, -1) if deal.can_hint(position) else None
 
 
 def greedy_line(deal: Deal, position: Position, prefer_low: bool = True, patient: bool = False) -> tuple[list[Move], Position]:
-    """Follow `greedy_move` to the end of the game (a play found at once by `greedy_play`)."""
+    """Follow `greedy_move` to the end of the game (found at once by `quick_move` where it can be)."""
     line: list[Move] = []
     while deal.status(position) == ONGOING:
-        move = greedy_play(deal, position, prefer_low)
+        move = quick_move(deal, position, prefer_low)
         if move is None:
             moves = deal.moves(position)
             if not moves:

@@ -12,7 +12,7 @@ from deducer.record import advance, deal
 from solver import greedy
 from solver.bounds import Bound
 from solver.brute import best_score
-from solver.greedy import greedy_line, greedy_move, greedy_play, greedy_start
+from solver.greedy import greedy_line, greedy_move, greedy_start, quick_move
 from solver.model import ANNOUNCE, DISCARD, HINT, LOST, MISPLAY, OVER, PLAY, TRASH, WON, Deal, Move, Position, Rules, card_id
 from solver.search import Ordering, OutOfBudget, Search
 from solver.solve import Solution, SolverError, best_line, position_of, solve, to_actions
@@ -190,23 +190,30 @@ def test_model_follows_the_engine_on_random_games() -> None:
             assert state.over and state.score == 0
 
 
-def test_the_greedy_play_found_at_once_is_the_one_greedy_move_chooses() -> None:
-    # `greedy_play` finds the play without listing the moves: on random positions of every option
-    # (Timed Choreography's announced plays included), it is `greedy_move`'s choice whenever the player
-    # holds a playable card, and `greedy_move` chooses no play otherwise.
+def test_the_greedy_move_found_at_once_is_the_one_greedy_move_chooses() -> None:
+    # `quick_move` finds plays, trash let go and hints at 8 tokens without listing the moves: on random
+    # positions of every option (Timed Choreography's announced plays included), it is `greedy_move`'s
+    # choice wherever it answers (patient or not), and it answers for every play `greedy_move` chooses.
     rng = random.Random(11)
-    plays = 0
+    plays = found = 0
     for game in range(200):
         settings = random_settings(rng)
         model = Deal.of(settings, settings.variant.shuffled_deck(game))
         position = model.start()
         while model.status(position) == "ongoing" and (moves := model.moves(position)):
-            for prefer_low in (True, False):
-                chosen, play = greedy_move(model, position, moves, prefer_low), greedy_play(model, position, prefer_low)
-                assert chosen == play if play is not None else chosen[0] not in (PLAY, ANNOUNCE)
-                plays += play is not None
+            for prefer_low, patient in ((True, False), (False, False), (True, True)):
+                chosen, quick = greedy_move(model, position, moves, prefer_low, patient), quick_move(model, position, prefer_low)
+                assert chosen == quick if quick is not None else chosen[0] not in (PLAY, ANNOUNCE)
+                plays += chosen[0] in (PLAY, ANNOUNCE)
+                found += quick is not None
             position = model.play(position, rng.choice(moves))
-    assert plays > 10_000
+    assert plays > 10_000 and found > plays + 5_000
+    # At 8 tokens with nobody else holding a card, there is no hint to give: the misplay is not quick.
+    rules = Rules(suits=2, ranks=2, copies=(1, 1), players=3, hand_size=1, ending=Ending.STANDARD)
+    model = Deal(rules, [0, 1, 2, 3], [0, 1, 2])
+    alone: Position = (0, 4, (0, 0), (2, 2), 8, 0, 2, ((1,), (), ()))
+    assert greedy_move(model, alone, model.moves(alone), True) == (MISPLAY, 1)
+    assert quick_move(model, alone, True) is None
 
 
 def test_greedy_deck() -> None:
