@@ -88,7 +88,7 @@ class Deal:
         self.deck = tuple(deck)
         self.size = len(deck)
         self.deal_seats = tuple(deal_seats)
-        self.max_score, self.standard = rules.max_score, rules.ending is Ending.STANDARD  # (for `status`, at every position)
+        self.max_score, self.standard = rules.max_score, rules.ending is Ending.STANDARD  # (read at every position)
         cards = rules.suits * rules.ranks
         # after[d][c]: copies of card c at deck positions >= d; next_at[d][c]: the first deck position
         # >= d holding card c (size if none). Both built from the bottom of the deck up.
@@ -130,7 +130,7 @@ class Deal:
         fireworks = (0,) * rules.suits
         caps = (rules.ranks,) * rules.suits
         dealt = len(self.deal_seats)
-        final = rules.players if dealt == self.size and rules.ending is Ending.STANDARD else -1
+        final = rules.players if dealt == self.size and self.standard else -1
         return (0, dealt, fireworks, caps, MAX_CLUES, 0, final, tuple(tuple(sorted(hand)) for hand in hands))
 
     def position(
@@ -148,13 +148,11 @@ class Deal:
         each suit's cap is the lowest rank above its firework whose copies are all gone, and every
         card that can no longer be played becomes `TRASH`, as `play` would have made it."""
         ranks = self.rules.ranks
-        gone = Counter(discarded)
-        caps = []
-        for suit, height in enumerate(fireworks):
-            lost = (
-                rank for rank in range(height, ranks) if gone[suit * ranks + rank] >= self.rules.copies_of(suit * ranks + rank)
-            )
-            caps.append(next(lost, ranks))
+        caps = [ranks] * len(fireworks)
+        for card, count in Counter(discarded).items():  # (only the cards discarded can lower a cap)
+            suit, rank = divmod(card, ranks)
+            if fireworks[suit] <= rank < caps[suit] and count >= self.rules.copies_of(card):
+                caps[suit] = rank
         heights, tops = tuple(fireworks), tuple(caps)
         canonical = tuple(tuple(sorted(TRASH if self.trash(card, heights, tops) else card for card in hand)) for hand in hands)
         return (player, drawn, heights, tops, clues, strikes, final, canonical)
@@ -179,7 +177,7 @@ class Deal:
         if position[5] >= MAX_STRIKES:
             return 0
         total = sum(position[2])
-        if self.rules.ending is Ending.CROWNING and total < self.rules.max_score:
+        if not self.standard and total < self.max_score:
             return 0
         return total
 
@@ -200,7 +198,7 @@ class Deal:
         """Every distinct legal move of the player to act (the position must be ongoing)."""
         player, _, fireworks, _, clues, strikes, _, hands = position
         rules = self.rules
-        crowning = rules.ending is Ending.CROWNING
+        crowning = not self.standard
         result: list[Move] = []
         last: int | None = None
         # Dominance: with a trash card in hand, letting go of any other card (discard or misplay) is
@@ -271,7 +269,7 @@ class Deal:
             new = self.deck[drawn]
             cards.append(TRASH if self.trash(new, fireworks, caps) else new)
             drawn += 1
-            if drawn == self.size and self.rules.ending is Ending.STANDARD:
+            if drawn == self.size and self.standard:
                 final = self.rules.players
         hands = hands[:player] + (tuple(sorted(cards)),) + hands[player + 1 :]
         if dead_end > dead:

@@ -122,8 +122,7 @@ def _solve_position(
         verdict = "win" if state.won else "loss"
         reason = _ENDED[state.end] if state.end is not None else None
         return Solution(verdict, score, score, settings.variant.max_score, (), 0, time.perf_counter() - start, reason)
-    root = model.start() if state.turn == 0 else position_of(model, state)  # the opening deal is the model's start
-    outcome = best_line(model, time_limit, node_limit, root=root, ceiling=ceiling)
+    outcome = best_line(model, time_limit, node_limit, root=position_of(model, state), ceiling=ceiling)
     actions, final = to_actions(settings, deck, outcome.line, state, checked=True)
     score = final.score if final.over or settings.ending is Ending.STANDARD else 0
     if score != outcome.score or (outcome.verdict == "win" and not (final.won and final.over)):
