@@ -72,7 +72,7 @@ class Helper:
                 return None
             key = next(self._keys)
             try:
-                self._outbox.send(("glance", key, glance.deal, glance.target, glance.root, glance.ends))
+                self._outbox.send(("glance", key, glance.deal, glance.target, glance.root, glance.ends, glance.anchors))
             except OSError:
                 self.alive = False
                 return None
@@ -206,9 +206,9 @@ def _main() -> None:
     try:
         outbox.send(("ready",))
         while (message := asked.get()) is not None:
-            _, key, deal, target, root, ends = message
+            _, key, deal, target, root, ends, anchors = message
             with lock:
-                work = None if key in stopped else Work(deal, target, root, ends)
+                work = None if key in stopped else Work(deal, target, root, ends, anchors)
                 stopped.discard(key)
                 if work is not None:
                     current.append((key, work))

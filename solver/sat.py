@@ -157,7 +157,10 @@ class Question:
     seat 3785, a win, over 30 s (14.7 s without the LP). With a floor, it races for the target
     itself: its line decides the question (no line beats the target), and its proof that no line
     reaches the target (`target_refuted`) leaves the question below it undecided, and the target out
-    of reach."""
+    of reach.
+
+    Glucose's anchored glance (`solver.glance`) may race too, as a third racer: it only looks for a
+    line that begins as the best line found does, and a line it finds decides the question."""
 
     def __init__(
         self,
@@ -174,6 +177,8 @@ class Question:
         rival_after: float = 0.0,
         glance: Glance | None = None,
         glance_for: float = 0.0,
+        anchored: Glance | None = None,
+        anchored_after: float = 0.0,
     ) -> None:
         """`line`, a line from `root` (the best found so far), is where the solver starts looking;
         `seed` is CP-SAT's random seed. With a `floor` below `target` (standard rules), the question
@@ -190,7 +195,11 @@ class Question:
         `glance`: Glucose's glance (`solver.glance`), already running; if it is at this very question
         (the target, told `ends`) and the pair races, it keeps the other configuration's place for
         the question's first `glance_for` seconds: its answer counts if it decides first; if not,
-        it is stopped, and the other configuration starts. Otherwise the caller stops it."""
+        it is stopped, and the other configuration starts. Otherwise the caller stops it.
+        `anchored`: Glucose's anchored glance (`solver.glance.Work`, not yet started) at lines reaching
+        `target` that begin as the best line found: started once the question has run `anchored_after`
+        seconds undecided, it races for the rest of the question's time (a line it finds decides the
+        question; it never proves one out of reach)."""
         from ortools.sat.python import cp_model
 
         if not applies(deal):
@@ -248,6 +257,7 @@ class Question:
         self._glance = glance if glance is not None and racing and (glance.target, glance.ends) == (target, tuple(ends)) else None
         self._glance_for = glance_for
         self._glanced: list[Move] | None = None  # the glance's line, when it decided the question first
+        self._anchored = (anchored, anchored_after) if anchored is not None and race else None
 
     def run(self) -> None:
         """Solve, in this thread (the rival, if any, in another)."""
@@ -261,6 +271,8 @@ class Question:
             self._began = time.perf_counter()
             if self._starter is not None:
                 threads.append(threading.Thread(target=self._race_clauses, args=self._starter, daemon=True))
+            if self._anchored is not None:
+                threads.append(threading.Thread(target=self._race_anchored, args=self._anchored, daemon=True))
             threads[0].start()
             if len(self._models) < len(self._solvers):  # (the search waits meanwhile: see `solver.solve._ask`)
                 ends, line = self._told
@@ -283,6 +295,8 @@ class Question:
             solver.stop_search()
         if self._glance is not None:
             self._glance.interrupt()
+        if self._anchored is not None:
+            self._anchored[0].interrupt()
         self._over.set()
 
     def _race_glance(self, glance: Glance, other: cp_model.CpSolver) -> None:
@@ -318,6 +332,28 @@ class Question:
                 self._status, self._winner = status, solver
             if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
                 self._decided.set()
+
+    def _race_anchored(self, glance: Glance, after: float) -> None:
+        """The anchored glance racing, from `after` seconds into the question until its time is up (or
+        the question stopped): if it finds a line first, that line decides the question."""
+        from ortools.sat.python import cp_model
+
+        end = None if self._seconds is None else self._began + self._seconds
+        if self._over.wait(after) or self._decided.is_set():
+            return
+        glance.start()
+        while not glance.done.wait(0.02):
+            if self._over.is_set() or (end is not None and time.perf_counter() >= end):
+                glance.interrupt()
+                return
+        if not glance.decided:
+            return
+        found = glance.answer()
+        with self._lock:
+            if found is None or self._status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+                return
+            self._glanced, self._status = found, cp_model.OPTIMAL
+            self._decided.set()
 
     def _race_clauses(self, start: Callable[[], Rival], after: float) -> None:
         """CaDiCaL racing, from `after` seconds into the question until its time is up (or the question

@@ -727,7 +727,10 @@ def _ask(
     climbs beside the pair and makes its burning restarts (`_climb`), and waits again. Some wins only
     the search finds soon: 4p round-robin 1887, where both configurations take 6.6 s, and a restart
     that burns cards finds the line (6.9 -> 3.0 s; 74.4 s either way on the 98 others). After the
-    pair's first second (not two) the search's turn cost the others 4.5%: three threads on two cores."""
+    pair's first second (not two) the search's turn cost the others 4.5%: three threads on two cores.
+
+    The first attempt is also raced by Glucose's anchored glance (`_anchored`), which looks for a line
+    reaching `target` that begins as `line` does, from `ANCHORED_JOINS` seconds on."""
     seconds = MODEL_TIME * 2**attempt
     if deadline is not None:
         seconds = min(seconds, deadline - time.perf_counter())
@@ -735,8 +738,23 @@ def _ask(
     heights = _told(ends, target)
     starter = rival.on(model, root, target, heights, deadline) if rival is not None and RACE and CADICAL else None
     joins = CADICAL_JOINS if attempt == 0 else 0.0
+    anchored = _anchored(model, root, target, line) if attempt == 0 and RACE else None
     question = sat.Question(
-        model, target, seconds, root, line, 1 + attempt, floor, RACE, heights, starter, joins, glance, GLANCE_RACES
+        model,
+        target,
+        seconds,
+        root,
+        line,
+        1 + attempt,
+        floor,
+        RACE,
+        heights,
+        starter,
+        joins,
+        glance,
+        GLANCE_RACES,
+        anchored,
+        ANCHORED_JOINS,
     )
     if glance is not None and not question.glancing:
         glance.stop()
@@ -744,6 +762,36 @@ def _ask(
     if question.racing:
         question.done.wait(seconds if heights and floor is None else min(RACE_FIRST, seconds))
     return question
+
+
+# Seconds into the model's first question (the glance at its top has raced in the second configuration's
+# place by then) before Glucose's anchored glance joins the pair as a third racer, in the helper process
+# (see `_anchored`). On the 26 slow deals of `bench_hard.py` (30 s each): 209.8 -> 139.0 s in all; 3p and
+# 4p round-robin 8071, undecided before, won in 2.6 and 4.4 s; 4p per seat 8071 22.6 -> 2.8 s, 1730
+# 2.7 -> 1.0 s; 5p base 8450 4.5 -> 1.4 s; slower as a third racer: 4p round-robin 8248 7.8 -> 11.0 s,
+# 5p round-robin 3785 1.9 -> 2.9 s. On the 106 mid deals (two runs each, alternating): 44.7-45.2 ->
+# 41.7-42.4 s in all, the median 0.220-0.230 -> 0.225-0.235 s.
+ANCHORED_JOINS = 0.5
+# The anchors: the best line's first quarter of moves, then 4 fewer each time down to one, 5 s each.
+# Along the best line after 3 s of the solver, the longest anchor with a 30 was 9-10 moves of 66-67 on
+# 3p/4p round-robin 8071 and 4p per seat 8248, 3-4 on 3p/4p per seat 8071, 9 of 54 on 5p base 8450.
+ANCHOR_FROM, ANCHOR_STEP, ANCHOR_SECONDS = 4, 4, 5.0
+
+
+def _anchored(model: Deal, root: Position, target: int, line: list[Move]) -> Glance | None:
+    """Glucose's anchored glance at `target` along the best `line` found (`solver.glance`; None where
+    the clauses do not cover the deal, or the line is too short): lines that begin as `line` does, for
+    its first quarter of moves (`ANCHOR_FROM`), then `ANCHOR_STEP` fewer each time down to one,
+    `ANCHOR_SECONDS` each. It races the model's first question from `ANCHORED_JOINS` seconds on."""
+    anchors = anchors_of(line)
+    if not anchors or not glances(model):
+        return None
+    return Glance(model, target, root, anchors=(tuple(line), anchors, ANCHOR_SECONDS))
+
+
+def anchors_of(line: Sequence[Move]) -> tuple[int, ...]:
+    """The anchors of `_anchored` along `line`: how many of its first moves each anchored question keeps."""
+    return tuple(range(len(line) // ANCHOR_FROM, 0, -ANCHOR_STEP))
 
 
 class _Rival:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import random
 import signal
 import time
 from typing import Any
@@ -18,11 +19,12 @@ from solver import helper as helping
 from solver import solve as solving
 from solver.endings import Heights
 from solver.glance import Glance
+from solver.greedy import greedy_line
 from solver.model import Deal, Move, Position
 from solver.search import OutOfBudget, Search
 from solver.solve import solve
 from tests.test_endings import brute_forced
-from tests.test_sat import line_score, silent, stand_in
+from tests.test_sat import line_score, random_line, silent, stand_in
 
 
 def glanced(
@@ -200,6 +202,70 @@ def test_a_glance_refuting_its_question_decides_it() -> None:
     assert question.proven and question.answer() is None
 
 
+@pytest.mark.parametrize("in_helper", [False, True])
+def test_an_anchored_glance_finds_a_line_from_the_last_anchor_that_has_one(in_helper: bool) -> None:
+    # Reduced deals under standard rules, at the deal and a few random actions in, each with a random
+    # line from there (most lose points) anchored at each of its moves but the last, the most first.
+    # A line that begins with the first k moves reaches the best score exactly when the exhaustive
+    # search reaches it from the position after them (`reaching`; a longer anchor reaching it means
+    # every shorter one does). The anchored glance finds a line exactly when some anchor has one; the
+    # line begins with the moves up to the longest such anchor (it asks the longest first), and
+    # replays from the position to the best score.
+    if in_helper:
+        assert helping.start(wait=30) is not None
+    rng = random.Random(1)
+    found = missed = kept = 0
+    for model, root, truth in brute_forced()[::2]:
+        line = random_line(model, root, rng)
+        positions = [root]
+        for move in line:
+            positions.append(model.play(positions[-1], move))
+        anchors = tuple(range(len(line) - 1, 0, -1))
+        reaching = [k for k in anchors if Search(model).reach(positions[k], truth) is not None]
+        glance = Glance(model, truth, root, helper=in_helper, anchors=(tuple(line), anchors, 30.0))
+        glance.start()
+        assert glance.in_helper == in_helper
+        glance.done.wait()
+        if not reaching:
+            assert not glance.decided
+            missed += 1
+            continue
+        answer = glance.answer()
+        assert answer is not None and answer[: reaching[0]] == line[: reaching[0]], (model.rules, model.deck, root)
+        assert line_score(model, answer, root) >= truth
+        found, kept = found + 1, kept + reaching[0]
+    assert found >= 40 and missed >= 30 and kept >= 90
+
+
+def test_a_racing_question_takes_the_line_of_its_anchored_glance(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 5 players, Avalanche, round-robin seed 1494, a win at 30, with CP-SAT's pair never answering:
+    # alone, the question is undecided when its time is up. With an anchored glance along the greedy
+    # line (which falls short) joining after a tenth of a second, the question is decided by a line
+    # that begins as the greedy line does, and wins.
+    model, target, root = _glance_of_1494()
+
+    def never(question: sat.Question, solver: object) -> None:
+        question._over.wait(question._seconds)
+
+    monkeypatch.setattr(sat.Question, "_race", never)
+    alone = sat.Question(model, target, 2.0, race=True)
+    alone.run()
+    assert not alone.proven
+    line, _ = greedy_line(model, root)
+    assert line_score(model, line) < target
+    anchors = (tuple(line), solving.anchors_of(line), 30.0)
+    anchored = Glance(model, target, root, anchors=anchors)
+    question = sat.Question(model, target, 30.0, race=True, anchored=anchored, anchored_after=0.1)
+    began = time.perf_counter()
+    question.run()
+    assert question.proven and time.perf_counter() - began < 20
+    answer = question.answer()
+    assert answer is not None and line_score(model, answer) == target
+    assert answer[: anchors[1][-1]] == line[: anchors[1][-1]]
+    # Not racing, a question has no anchored glance.
+    assert sat.Question(model, target, 0.01, race=False, anchored=anchored)._anchored is None
+
+
 def glances_alone(monkeypatch: pytest.MonkeyPatch) -> list[Glance]:
     """The model never joins nor answers: the glances (the first once the search has spent 1,000
     positions on the deal, on two cores) are the solver's only help. Returns the list of the glances started, in order."""
@@ -209,8 +275,8 @@ def glances_alone(monkeypatch: pytest.MonkeyPatch) -> list[Glance]:
     monkeypatch.setattr(solving, "RACE", True)
     started: list[Glance] = []
 
-    def noted(*args: object) -> Glance:
-        glance = Glance(*args)  # type: ignore[arg-type]
+    def noted(*args: object, **kwargs: object) -> Glance:
+        glance = Glance(*args, **kwargs)  # type: ignore[arg-type]
         started.append(glance)
         return glance
 

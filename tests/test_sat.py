@@ -344,6 +344,8 @@ class Asked:
         rival_after: float = 0.0,
         glance: Glance | None = None,
         glance_for: float = 0.0,
+        anchored: Glance | None = None,
+        anchored_after: float = 0.0,
     ) -> object:
         self.targets.append(target)
         self.lines.append(line)
@@ -356,7 +358,23 @@ class Asked:
         if target in self.refuted or not self.real:
             return Standin(target, refutes=target in self.refuted)
         noted = None if rival is None else partial(_noted, rival, handed)
-        return REAL_QUESTION(model, target, seconds, root, line, seed, floor, race, ends, noted, rival_after, glance, glance_for)
+        return REAL_QUESTION(
+            model,
+            target,
+            seconds,
+            root,
+            line,
+            seed,
+            floor,
+            race,
+            ends,
+            noted,
+            rival_after,
+            glance,
+            glance_for,
+            anchored,
+            anchored_after,
+        )
 
 
 Starter = Callable[[], Rival]
@@ -454,6 +472,8 @@ def test_a_target_refuted_beside_a_question_with_a_floor_is_lowered_by_one(monke
         rival_after: float = 0.0,
         glance: Glance | None = None,
         glance_for: float = 0.0,
+        anchored: Glance | None = None,
+        anchored_after: float = 0.0,
     ) -> object:
         asked.append((target, floor))
         if len(asked) > 2:
@@ -697,6 +717,8 @@ class OutOfTime(Asked):
         rival_after: float = 0.0,
         glance: Glance | None = None,
         glance_for: float = 0.0,
+        anchored: Glance | None = None,
+        anchored_after: float = 0.0,
     ) -> object:
         if floor is None:
             super().__call__(model, target, seconds, root, line, seed, floor, race, ends)  # (noted only)
