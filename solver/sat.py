@@ -196,10 +196,10 @@ class Question:
         (the target, told `ends`) and the pair races, it keeps the other configuration's place for
         the question's first `glance_for` seconds: its answer counts if it decides first; if not,
         it is stopped, and the other configuration starts. Otherwise the caller stops it.
-        `anchored`: Glucose's anchored glance (`solver.glance.Work`, not yet started) at lines reaching
-        `target` that begin as the best line found: started once the question has run `anchored_after`
-        seconds undecided, it races for the rest of the question's time (a line it finds decides the
-        question; it never proves one out of reach)."""
+        `anchored`: Glucose's anchored glance (a `solver.glance.Glance` given `anchors`, not yet
+        started) at lines reaching `target` that begin as the best line found: started once the
+        question has run `anchored_after` seconds undecided, it races for the rest of the question's
+        time (a line it finds decides the question; it never proves one out of reach)."""
         from ortools.sat.python import cp_model
 
         if not applies(deal):
