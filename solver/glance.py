@@ -13,7 +13,7 @@ process runs in a thread: PySAT's Glucose lets go of the interpreter lock while 
 
 An anchored glance (`anchors`) looks only for a line: one that begins as the best line found does.
 It asks the question from the position after the line's first k moves, for a few k from the most
-down, each for a few seconds, and stops at the first line found. A narrow win that the question from
+down, each for a budget of conflicts, and stops at the first line found. A narrow win that the question from
 the deal takes every solver a minute to find is often found in a second from a few moves in, while
 the questions from further in are refuted in a tenth of a second (3 players, Avalanche, round-robin
 8071, along a 29 of 66 moves: Glucose refutes k = 17 and 13 in 0.7 s and finds a 30 from k = 9 in
@@ -36,8 +36,9 @@ if TYPE_CHECKING:
 
 SOLVER = "glucose42"
 # An anchored glance (`Work`): the best line found, the numbers of its first moves to keep (from the
-# most down), and the seconds each anchored question is given.
-Anchors = tuple[tuple[Move, ...], tuple[int, ...], float]
+# most down), and the conflicts each anchored question is given (Glucose's budget: the same on a busy
+# machine as on an idle one).
+Anchors = tuple[tuple[Move, ...], tuple[int, ...], int]
 LOAD = 5_000  # clauses loaded into Glucose at a time (see `Work.run`)
 
 
@@ -74,23 +75,23 @@ class Work:
         With `anchors`: (True, a line) if one of the anchored questions finds one, else (False, None)."""
         if self.anchors is None:
             return self._solve(self.root, self.ends, None)
-        line, anchors, seconds = self.anchors
+        line, anchors, conflicts = self.anchors
         position = self.root
         positions = [position]
         for move in line[: max(anchors, default=0)]:
             position = self.deal.play(position, move)
             positions.append(position)
         for anchor in anchors:
-            decided, found = self._solve(positions[anchor], (), seconds)
+            decided, found = self._solve(positions[anchor], (), conflicts)
             if self.stopping.is_set():
                 break
             if decided and found is not None:
                 return True, list(line[:anchor]) + found
         return False, None
 
-    def _solve(self, root: Position, ends: Sequence[Heights], seconds: float | None) -> tuple[bool, list[Move] | None]:
+    def _solve(self, root: Position, ends: Sequence[Heights], conflicts: int | None) -> tuple[bool, list[Move] | None]:
         """Build the clauses of the question from `root` (told `ends`), load Glucose and solve, for at
-        most `seconds` (None: until decided or stopped)."""
+        most `conflicts` (None: until decided or stopped)."""
         from pysat.solvers import Solver
 
         from solver.clauses import Stopped, build
@@ -101,7 +102,6 @@ class Work:
             return False, None
         clauses = encoding.clauses
         solver = Solver(name=SOLVER)
-        timer = None
         try:
             for start in range(0, len(clauses), LOAD):  # (in pieces: a stop is heard between them)
                 if self.stopping.is_set():
@@ -111,25 +111,17 @@ class Work:
                 if self.stopping.is_set():
                     return False, None
                 self._solver = solver
-            if seconds is not None:
-                timer = threading.Timer(seconds, self._time_up, (solver,))
-                timer.start()
+            if conflicts is not None:
+                solver.conf_budget(conflicts)
             found = solver.solve_limited(expect_interrupt=True)
-            if found is None:  # (interrupted)
+            if found is None:  # (interrupted, or out of conflicts)
                 return False, None
             true = {lit for lit in solver.get_model() if lit > 0} if found else None
             return True, None if true is None else encoding.line(self.deal, root, true)
         finally:
-            if timer is not None:
-                timer.cancel()
             with self._lock:
                 self._solver = None
             solver.delete()
-
-    def _time_up(self, solver: object) -> None:
-        with self._lock:
-            if self._solver is solver:
-                solver.interrupt()  # type: ignore[attr-defined]
 
     def interrupt(self) -> None:
         """Stop the work (if still going), without waiting."""
@@ -180,6 +172,11 @@ class Glance:
         else:
             self._thread = threading.Thread(target=self._run, daemon=True)
             self._thread.start()
+
+    @property
+    def started(self) -> bool:
+        """Has the glance been started (in the helper or a thread; it may have finished since)?"""
+        return self._process is not None or self._thread is not None or self.done.is_set()
 
     @property
     def in_helper(self) -> bool:

@@ -196,10 +196,11 @@ class Question:
         (the target, told `ends`) and the pair races, it keeps the other configuration's place for
         the question's first `glance_for` seconds: its answer counts if it decides first; if not,
         it is stopped, and the other configuration starts. Otherwise the caller stops it.
-        `anchored`: Glucose's anchored glance (a `solver.glance.Glance` given `anchors`, not yet
-        started) at lines reaching `target` that begin as the best line found: started once the
-        question has run `anchored_after` seconds undecided, it races for the rest of the question's
-        time (a line it finds decides the question; it never proves one out of reach)."""
+        `anchored`: Glucose's anchored glance (a `solver.glance.Glance` given `anchors`) at lines
+        reaching `target` that begin as the best line found: started once the question has run
+        `anchored_after` seconds undecided (unless an earlier question started it), it races for the
+        rest of the question's time and is left running (a line it finds decides the question; it
+        never proves one out of reach). The caller stops it."""
         from ortools.sat.python import cp_model
 
         if not applies(deal):
@@ -295,8 +296,6 @@ class Question:
             solver.stop_search()
         if self._glance is not None:
             self._glance.interrupt()
-        if self._anchored is not None:
-            self._anchored[0].interrupt()
         self._over.set()
 
     def _race_glance(self, glance: Glance, other: cp_model.CpSolver) -> None:
@@ -334,17 +333,18 @@ class Question:
                 self._decided.set()
 
     def _race_anchored(self, glance: Glance, after: float) -> None:
-        """The anchored glance racing, from `after` seconds into the question until its time is up (or
-        the question stopped): if it finds a line first, that line decides the question."""
+        """The anchored glance racing, from `after` seconds into the question (at once if an earlier
+        question started it) until its time is up (or the question stopped): if it finds a line
+        first, that line decides the question. It is left running."""
         from ortools.sat.python import cp_model
 
         end = None if self._seconds is None else self._began + self._seconds
-        if self._over.wait(after) or self._decided.is_set():
-            return
-        glance.start()
+        if not glance.started:
+            if self._over.wait(after) or self._decided.is_set():
+                return
+            glance.start()
         while not glance.done.wait(0.02):
             if self._over.is_set() or (end is not None and time.perf_counter() >= end):
-                glance.interrupt()
                 return
         if not glance.decided:
             return

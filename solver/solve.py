@@ -729,8 +729,9 @@ def _ask(
     that burns cards finds the line (6.9 -> 3.0 s; 74.4 s either way on the 98 others). After the
     pair's first second (not two) the search's turn cost the others 4.5%: three threads on two cores.
 
-    The first attempt is also raced by Glucose's anchored glance (`_anchored`), which looks for a line
-    reaching `target` that begins as `line` does, from `ANCHORED_JOINS` seconds on."""
+    Glucose's anchored glance (`_anchored`), which looks for a line reaching `target` that begins as
+    `line` does, races too: from `ANCHORED_JOINS` seconds into the first attempt, and like CaDiCaL's
+    run it goes on from one attempt to the next until the question changes (`rival`)."""
     seconds = MODEL_TIME * 2**attempt
     if deadline is not None:
         seconds = min(seconds, deadline - time.perf_counter())
@@ -738,7 +739,7 @@ def _ask(
     heights = _told(ends, target)
     starter = rival.on(model, root, target, heights, deadline) if rival is not None and RACE and CADICAL else None
     joins = CADICAL_JOINS if attempt == 0 else 0.0
-    anchored = _anchored(model, root, target, line) if attempt == 0 and RACE else None
+    anchored = rival.anchored(model, root, target, line) if rival is not None and RACE else None
     question = sat.Question(
         model,
         target,
@@ -770,23 +771,29 @@ def _ask(
 # 4p round-robin 8071, undecided before, won in 2.6 and 4.4 s; 4p per seat 8071 22.6 -> 2.8 s, 1730
 # 2.7 -> 1.0 s; 5p base 8450 4.5 -> 1.4 s; slower as a third racer: 4p round-robin 8248 7.8 -> 11.0 s,
 # 5p round-robin 3785 1.9 -> 2.9 s. On the 106 mid deals (two runs each, alternating): 44.7-45.2 ->
-# 41.7-42.4 s in all, the median 0.220-0.230 -> 0.225-0.235 s.
+# 41.7-42.4 s in all, the median 0.220-0.230 -> 0.225-0.235 s. (That glance gave each anchor 5 s and
+# raced the first attempt only; with a budget of conflicts, kept across attempts: 139.3 -> 132.4 s on
+# the slow deals, 3p per seat 8071 20.8 -> 10.9 s, 5p per seat 3785 16.3 -> 18.9 s; 42.7 s either way
+# on the mid deals. 3 s each instead of 5: 139.0 -> 137.3 s, 42.0 -> 41.3 s; 8 s: neither.)
 ANCHORED_JOINS = 0.5
-# The anchors: the best line's first quarter of moves, then 4 fewer each time down to one, 5 s each.
-# Along the best line after 3 s of the solver, the longest anchor with a 30 was 9-10 moves of 66-67 on
-# 3p/4p round-robin 8071 and 4p per seat 8248, 3-4 on 3p/4p per seat 8071, 9 of 54 on 5p base 8450.
-ANCHOR_FROM, ANCHOR_STEP, ANCHOR_SECONDS = 4, 4, 5.0
+# The anchors: the best line's first quarter of moves, then 4 fewer each time down to one, each given
+# 100,000 conflicts (Glucose: 3-6 s alone on these questions; a budget, not seconds, so that a busy
+# machine gets the same answers). Along the best line after 3 s of the solver, the longest anchor with
+# a 30 was 9-10 moves of 66-67 on 3p/4p round-robin 8071 and 4p per seat 8248, 3-4 on 3p/4p per seat
+# 8071, 9 of 54 on 5p base 8450.
+ANCHOR_FROM, ANCHOR_STEP, ANCHOR_CONFLICTS = 4, 4, 100_000
 
 
 def _anchored(model: Deal, root: Position, target: int, line: list[Move]) -> Glance | None:
     """Glucose's anchored glance at `target` along the best `line` found (`solver.glance`; None where
     the clauses do not cover the deal, or the line is too short): lines that begin as `line` does, for
     its first quarter of moves (`ANCHOR_FROM`), then `ANCHOR_STEP` fewer each time down to one,
-    `ANCHOR_SECONDS` each. It races the model's first question from `ANCHORED_JOINS` seconds on."""
+    `ANCHOR_CONFLICTS` each. It races the model's question from `ANCHORED_JOINS` seconds into the
+    first attempt, and the attempts after it (see `_Rival`)."""
     anchors = anchors_of(line)
     if not anchors or not glances(model):
         return None
-    return Glance(model, target, root, anchors=(tuple(line), anchors, ANCHOR_SECONDS))
+    return Glance(model, target, root, anchors=(tuple(line), anchors, ANCHOR_CONFLICTS))
 
 
 def anchors_of(line: Sequence[Move]) -> tuple[int, ...]:
@@ -795,11 +802,27 @@ def anchors_of(line: Sequence[Move]) -> tuple[int, ...]:
 
 
 class _Rival:
-    """CaDiCaL's run on the model's question (`solver.clauses.Rival`), kept from one attempt at it to
-    the next (see `_ask`), and stopped once the question changes."""
+    """CaDiCaL's run on the model's question (`solver.clauses.Rival`) and Glucose's anchored glance
+    at it (`_anchored`), kept from one attempt at it to the next (see `_ask`), and stopped once the
+    question changes."""
 
     def __init__(self) -> None:
         self._run: Rival | None = None
+        self._anchored: tuple[int, Glance | None] | None = None  # the target, and its anchored glance
+
+    def anchored(self, model: Deal, root: Position, target: int, line: list[Move]) -> Glance | None:
+        """The anchored glance at `target` along `line` (the one made at the first attempt at the
+        target, started or not, running or done), after stopping one at another target."""
+        if self._anchored is not None and self._anchored[0] != target:
+            self._stop_anchored()
+        if self._anchored is None:
+            self._anchored = (target, _anchored(model, root, target, line))
+        return self._anchored[1]
+
+    def _stop_anchored(self) -> None:
+        if self._anchored is not None and self._anchored[1] is not None:
+            self._anchored[1].stop()
+        self._anchored = None
 
     def on(
         self, model: Deal, root: Position, target: int, heights: Sequence[Heights], deadline: float | None
@@ -822,10 +845,11 @@ class _Rival:
         return self._run
 
     def stop(self) -> None:
-        """Stop the run, if any."""
+        """Stop the run and the anchored glance, if any."""
         if self._run is not None:
             self._run.run.stop()
             self._run = None
+        self._stop_anchored()
 
 
 def _found(question: sat.Question) -> list[Move] | None:

@@ -162,6 +162,7 @@ def test_a_forked_child_has_a_helper_of_its_own() -> None:
 
 THREE_ROUND_ROBIN = Settings(players=3, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.ROUND_ROBIN)
 FIVE_ROUND_ROBIN = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.ROUND_ROBIN)
+THREE_PER_SEAT = Settings(players=3, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.PER_SEAT)
 
 
 def test_a_racing_question_takes_the_answer_of_its_glance() -> None:
@@ -222,7 +223,7 @@ def test_an_anchored_glance_finds_a_line_from_the_last_anchor_that_has_one(in_he
             positions.append(model.play(positions[-1], move))
         anchors = tuple(range(len(line) - 1, 0, -1))
         reaching = [k for k in anchors if Search(model).reach(positions[k], truth) is not None]
-        glance = Glance(model, truth, root, helper=in_helper, anchors=(tuple(line), anchors, 30.0))
+        glance = Glance(model, truth, root, helper=in_helper, anchors=(tuple(line), anchors, 10**6))
         glance.start()
         assert glance.in_helper == in_helper
         glance.done.wait()
@@ -253,7 +254,7 @@ def test_a_racing_question_takes_the_line_of_its_anchored_glance(monkeypatch: py
     assert not alone.proven
     line, _ = greedy_line(model, root)
     assert line_score(model, line) < target
-    anchors = (tuple(line), solving.anchors_of(line), 30.0)
+    anchors = (tuple(line), solving.anchors_of(line), solving.ANCHOR_CONFLICTS)
     anchored = Glance(model, target, root, anchors=anchors)
     question = sat.Question(model, target, 30.0, race=True, anchored=anchored, anchored_after=0.1)
     began = time.perf_counter()
@@ -262,8 +263,53 @@ def test_a_racing_question_takes_the_line_of_its_anchored_glance(monkeypatch: py
     answer = question.answer()
     assert answer is not None and line_score(model, answer) == target
     assert answer[: anchors[1][-1]] == line[: anchors[1][-1]]
+    # Started by an earlier attempt at the question, an anchored glance races the next one at once.
+    again = Glance(model, target, root, anchors=anchors)
+    again.start()
+    later = sat.Question(model, target, 30.0, race=True, anchored=again, anchored_after=60.0)
+    began = time.perf_counter()
+    later.run()
+    assert later.proven and later.answer() == again.answer() and time.perf_counter() - began < 20
     # Not racing, a question has no anchored glance.
     assert sat.Question(model, target, 0.01, race=False, anchored=anchored)._anchored is None
+
+
+def test_an_anchored_question_gets_its_conflicts_and_no_more() -> None:
+    # 3 players, Avalanche, per seat 8071, a narrow win (CaDiCaL takes 13.5 s from the deal), along
+    # the greedy line (a 26 in 63 moves) anchored at 16, 12, 8 and 4 moves: with 100,000 conflicts
+    # each, Glucose refutes the first three anchors and finds a 30 from the last (about 4 s in all);
+    # with 1,000 each it decides none. The budget counts conflicts, not seconds: the answer is the
+    # same on a busy machine.
+    model = Deal.of(THREE_PER_SEAT, Variant.AVALANCHE.shuffled_deck(8071))
+    root = model.start()
+    line, _ = greedy_line(model, root)
+    assert line_score(model, line) == 26
+    anchors = (16, 12, 8, 4)
+    decided, found = glancing.Work(model, 30, root, anchors=(tuple(line), anchors, 1_000)).run()
+    assert not decided and found is None
+    decided, found = glancing.Work(model, 30, root, anchors=(tuple(line), anchors, 100_000)).run()
+    assert decided and found is not None and line_score(model, found) == 30 and found[:4] == line[:4]
+
+
+def test_the_anchored_glance_is_kept_from_one_attempt_at_a_question_to_the_next() -> None:
+    # The solver's runs kept across attempts (`solve._Rival`) hand every attempt at a target the
+    # same anchored glance, even given another line; asked for another target, they stop it (at
+    # once, while it builds its first clauses) and make a new one; and they stop that one when told.
+    model = Deal.of(THREE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(8071))
+    root = model.start()
+    line, _ = greedy_line(model, root)
+    kept = solving._Rival()
+    first = kept.anchored(model, root, 30, line)
+    assert first is not None and first.anchors is not None and first.anchors[1] == solving.anchors_of(line)
+    first.start()
+    assert kept.anchored(model, root, 30, line[:-4]) is first and not first.done.is_set()
+    other = kept.anchored(model, root, 29, line)
+    assert first.done.is_set() and not first.decided
+    assert other is not None and other is not first and other.target == 29
+    other.start()
+    kept.stop()
+    assert other.done.is_set()
+    assert solving._Rival().anchored(model, root, 30, line[:3]) is None  # (too short a line: no anchor)
 
 
 def glances_alone(monkeypatch: pytest.MonkeyPatch) -> list[Glance]:
