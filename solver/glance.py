@@ -13,12 +13,13 @@ process runs in a thread: PySAT's Glucose lets go of the interpreter lock while 
 
 An anchored glance (`anchors`) looks only for a line: one that begins as the best line found does.
 It asks the question from the position after the line's first k moves, for a few k from the most
-down, each for a budget of conflicts, and stops at the first line found. A narrow win that the question from
-the deal takes every solver a minute to find is often found in a second from a few moves in, while
-the questions from further in are refuted in a tenth of a second (3 players, Avalanche, round-robin
-8071, along a 29 of 66 moves: Glucose refutes k = 17 and 13 in 0.7 s and finds a 30 from k = 9 in
-0.8 s; CaDiCaL takes 42 s from the deal). It proves nothing when it finds none: a line from k moves
-in exists for every k up to some number, and the best line's first move may be the wrong one."""
+down, each with a budget of conflicts, and stops at the first line found. A narrow win that the
+question from the deal takes every solver a minute to find is often found in a second from a few
+moves in, while the questions from further in are refuted in a tenth of a second (3 players,
+Avalanche, round-robin 8071, along a 29 of 66 moves: Glucose refutes k = 17 and 13 in 0.7 s and
+finds a 30 from k = 9 in 0.8 s; CaDiCaL takes 42 s from the deal). It proves nothing when it finds
+none: a line from k moves in exists for every k up to some number, and the best line's first move
+may be the wrong one."""
 
 from __future__ import annotations
 
