@@ -332,21 +332,32 @@ class Question:
             if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
                 self._decided.set()
 
+    def _joins(self, after: float) -> bool:
+        """Wait until a racer joining `after` seconds into the question may start: False if the
+        question is decided or stopped by then, or its time is up first."""
+        if self._seconds is not None and after >= self._seconds:
+            return False
+        return not (self._over.wait(after) or self._decided.is_set())
+
+    def _outlasts(self, finished: threading.Event) -> bool:
+        """Wait for a racer's `finished`: False if the question is stopped, or its time is up, first."""
+        end = None if self._seconds is None else self._began + self._seconds
+        while not finished.wait(0.02):
+            if self._over.is_set() or (end is not None and time.perf_counter() >= end):
+                return False
+        return True
+
     def _race_anchored(self, glance: Glance, after: float) -> None:
         """The anchored glance racing, from `after` seconds into the question (at once if an earlier
         question started it) until its time is up (or the question stopped): if it finds a line
         first, that line decides the question. It is left running."""
         from ortools.sat.python import cp_model
 
-        end = None if self._seconds is None else self._began + self._seconds
         if not glance.started:
-            if self._over.wait(after) or self._decided.is_set():
+            if not self._joins(after):
                 return
             glance.start()
-        while not glance.done.wait(0.02):
-            if self._over.is_set() or (end is not None and time.perf_counter() >= end):
-                return
-        if not glance.decided:
+        if not self._outlasts(glance.done) or not glance.decided:
             return
         found = glance.answer()
         with self._lock:
@@ -360,17 +371,13 @@ class Question:
         stopped): if it decides the question first, its answer counts."""
         from ortools.sat.python import cp_model
 
-        end = None if self._seconds is None else self._began + self._seconds
-        if self._seconds is not None and after >= self._seconds:
-            return
-        if self._over.wait(after) or self._decided.is_set():
+        if not self._joins(after):
             return
         rival = start()
         with self._lock:
             self._rival = rival
-        while not rival.run.finished.wait(0.02):
-            if self._over.is_set() or (end is not None and time.perf_counter() >= end):
-                return
+        if not self._outlasts(rival.run.finished):
+            return
         found = rival.run.wait()
         with self._lock:
             if found is None or self._status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
