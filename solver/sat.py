@@ -147,17 +147,16 @@ class Question:
     and 4p per seat 301 (1.1 s against 9.9), and as it is 4p round-robin 839 (0.3 s against 2.3):
     the pair took 3.0 s at most, 9.9 s in all.
 
-    CaDiCaL may race too (`rival`), as a third racer beside the pair or in the other configuration's
-    place: the same question as plain clauses (`solver.clauses`), told the endings, solved in a child
-    process (`solver.cadical`) that may go on from one question to the next (the question ends with
-    its own time, not the child's). It fails on other deals than CP-SAT does, refutations above all:
-    alone on the first question, on the slowest deals of fresh seeds, 5p Avalanche round-robin 8240
-    at 30 in 2.6 s and 8329 in 8.6 s, 4p per seat 3236 at 28 in 0.04 s, 5p round-robin 744 at 28 in
-    8.6 s (both CP-SAT configurations undecided after 30-40 s on all but 3236: 0.4-0.8 s); but 5p per
-    seat 3785, a win, over 30 s (14.7 s without the LP). With a floor, it races for the target
-    itself: its line decides the question (no line beats the target), and its proof that no line
-    reaches the target (`target_refuted`) leaves the question below it undecided, and the target out
-    of reach.
+    CaDiCaL may race too (`rival`), in the other configuration's place: the same question as plain
+    clauses (`solver.clauses`), told the endings, solved in a child process (`solver.cadical`) that
+    may go on from one question to the next (the question ends with its own time, not the child's).
+    It fails on other deals than CP-SAT does, refutations above all: alone on the first question, on
+    the slowest deals of fresh seeds, 5p Avalanche round-robin 8240 at 30 in 2.6 s and 8329 in 8.6 s,
+    4p per seat 3236 at 28 in 0.04 s, 5p round-robin 744 at 28 in 8.6 s (both CP-SAT configurations
+    undecided after 30-40 s on all but 3236: 0.4-0.8 s); but 5p per seat 3785, a win, over 30 s (14.7
+    s without the LP). With a floor, it races for the target itself: its line decides the question
+    (no line beats the target), and its proof that no line reaches the target (`target_refuted`)
+    leaves the question below it undecided, and the target out of reach.
 
     Glucose's anchored glance (`solver.glance`) may race too, as a third racer: it only looks for a
     line that begins as the best line found does, and a line it finds decides the question."""
@@ -187,8 +186,8 @@ class Question:
         with a `floor`), and CaDiCaL's run on this question (for `target`, told `ends`) if `rival` is
         given: called once the question has run `rival_after` seconds undecided, it returns the run
         (started then, or already running), which races for the rest of the question's time and is
-        left running. Joining late, CaDiCaL is a third racer; from the start, it takes the other
-        configuration's place.
+        left running. It takes the other configuration's place: from the start, the other never
+        starts; joining late, it stops the other.
         `ends` (standard rules): the question is a line whose fireworks end at one of these heights,
         each summing to `target`, which no line may beat (`solver.endings`); with a `floor`, only
         CaDiCaL's (its question is the target).
@@ -253,6 +252,7 @@ class Question:
         self._decided = threading.Event()  # a racing solver has decided the question
         self._over = threading.Event()  # the question is decided or stopped: CaDiCaL's racer stops waiting
         self._thread: threading.Thread | None = None
+        self._ceded = threading.Event()  # the other configuration has given its place to CaDiCaL
         # Glucose's glance at this very question, already running: in a racing pair, it keeps the
         # other configuration's place for the question's first `glance_for` seconds.
         self._glance = glance if glance is not None and racing and (glance.target, glance.ends) == (target, tuple(ends)) else None
@@ -322,6 +322,8 @@ class Question:
         neither does, the first solver's status counts (its time limit)."""
         from ortools.sat.python import cp_model
 
+        if solver is not self._solver and self._ceded.is_set():
+            return
         status = solver.solve(self._models[self._solvers.index(solver)][0])
         with self._lock:
             decided = self._status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
@@ -376,6 +378,9 @@ class Question:
         rival = start()
         with self._lock:
             self._rival = rival
+            self._ceded.set()
+        for other in self._solvers[1:]:  # (CaDiCaL takes its place)
+            other.stop_search()
         if not self._outlasts(rival.run.finished):
             return
         found = rival.run.wait()

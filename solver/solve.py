@@ -674,7 +674,7 @@ RACE = (os.cpu_count() or 1) >= 2
 CADICAL = True  # CaDiCaL races the model's questions (see `_ask`)
 RACE_FIRST = 2.0  # seconds the pair races alone, before the search climbs beside it (see `_ask`)
 GLANCE_RACES = 0.5  # seconds of the first question in which a running glance keeps the other configuration's place
-CADICAL_JOINS = 3.0  # seconds of the first attempt before CaDiCaL joins the pair as a third racer (see `_ask`)
+CADICAL_JOINS = 3.0  # seconds of the first attempt before CaDiCaL takes the other configuration's place (see `_ask`)
 
 
 def _ask(
@@ -698,10 +698,10 @@ def _ask(
     Every other attempt asks for the best score from one point above `best` up to `target`: when
     the bound itself is hard to decide, a better line below it often is not (5p Avalanche
     round-robin 744: the model finds 27 in a second, and cannot decide 28 in minutes). On two cores,
-    CaDiCaL races too (`CADICAL`, `sat.Question`), which decides other deals than the pair: it joins
-    the first attempt as a third racer once the pair has had `CADICAL_JOINS` seconds undecided (the
-    pair decides most of its questions sooner, and those never meet it), and from the second attempt
-    on it takes the other configuration's place. It has no seed to vary, and a restart would lose
+    CaDiCaL races too (`CADICAL`, `sat.Question`), which decides other deals than the pair, in the
+    other configuration's place: in the first attempt once the pair has had `CADICAL_JOINS` seconds
+    undecided (the pair decides most of its questions sooner, and those never meet it), and from the
+    start of the attempts after it. It has no seed to vary, and a restart would lose
     what it has learnt: one run (`_Rival`) races every attempt at the question until the question
     changes (of 8 slow deals, in 60 s each, a run restarted with each odd attempt left 5 undecided,
     the run kept 3, and in 120 s none). Joining the first attempt after 3 s rather than at the second
@@ -713,7 +713,13 @@ def _ask(
     6.7 -> 9.0 s and 5p base round-robin 8450 4.1 -> 4.3 s (three racers on two cores); the 11
     decided in under 3 s as before. Joining after 2 s instead of 3 was a wash (9 of them: 63.7 ->
     62.3 s); keeping the pair beside CaDiCaL in the later attempts too did worse (5p per seat 3785
-    15.0 -> 17.9 s, 4p per seat 8071 23.0 -> 31.3 s, 3p per seat 8071 20.8 -> 25.3 s).
+    15.0 -> 17.9 s, 4p per seat 8071 23.0 -> 31.3 s, 3p per seat 8071 20.8 -> 25.3 s). Those joins
+    were as a third racer beside the pair; in the other configuration's place (stopping it) after 3 s,
+    on the 26 slow deals of `bench_hard.py` (30 s each; two runs each, alternating): 137.7-141.5 ->
+    125.2-126.7 s in all, the wins of CaDiCaL sooner (5p round-robin 8329 10.8 -> 7.8-8.3 s, 8240
+    6.4 -> 5.3 s, per seat 3785 19.5-19.8 -> 17.5-17.9 s, 4p round-robin 8248 11.8-12.0 -> 9.4-10.0
+    s) and those of the anchored glance too (3p per seat 8071 11.0-11.7 -> 9.5-9.6 s, 4p per seat
+    8248 15.0-15.5 -> 13.3-13.4 s); on the 106 mid deals 46.7-48.8 -> 47.9-48.6 s, the median 0.26 s.
 
     On two cores or more (`RACE`), a question without a floor has two configurations racing for its
     whole time (`sat.Question`). Once the model has joined, the search seldom finds the line first

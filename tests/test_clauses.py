@@ -7,7 +7,9 @@ import time
 from collections.abc import Callable, Iterator
 from functools import partial
 from random import Random
+from typing import TYPE_CHECKING, cast
 
+import pytest
 from pysat.card import CardEnc, EncType
 from pysat.solvers import Solver
 
@@ -16,11 +18,15 @@ from solver import cadical, clauses, sat
 from solver.brute import best_score
 from solver.endings import endings, open_endings
 from solver.model import Deal, Move, Position
+from solver.search import OutOfBudget
 from solver.solve import best_line
 from tests.helpers import legal
 from tests.test_endings import brute_forced
 from tests.test_sat import larger_deals, line_score
 from tests.test_solver import small_deals
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
 
 
 def solved(model: Deal, target: int, root: Position | None = None, ends: tuple[tuple[int, ...], ...] = ()) -> list[Move] | None:
@@ -227,6 +233,49 @@ def test_cadical_joins_a_racing_pair_late_and_decides_what_it_cannot() -> None:
         _without_cp_sat(sat.Question(model, target, 0.05, race=True, rival=start, rival_after=60))
         assert len(started) == 1
     assert asked >= 20
+
+
+def test_cadical_joining_late_takes_the_other_configurations_place() -> None:
+    # 3-player Avalanche round-robin 8071 at 30, a narrow win that neither configuration decides in
+    # minutes, the pair racing for 2 s. CaDiCaL (a stand-in run that never answers) joins at 0.3 s:
+    # the other configuration's solve ends then, the first's goes on to the question's end. Given
+    # more time to join than the question has, it never joins, and both race to the end.
+    from deducer import DealOrder, Settings, Variant
+
+    settings = Settings(players=3, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.ROUND_ROBIN)
+    model = Deal.of(settings, tuple(settings.variant.shuffled_deck(8071)))
+    for joins, other_ends in ((0.3, (0.25, 1.2)), (60.0, (1.8, 3.0))):
+        question = sat.Question(model, 30, 2.0, race=True, rival=lambda: cast(clauses.Rival, _Silent()), rival_after=joins)
+        ended = _timed_races(question)
+        question.run()
+        with pytest.raises(OutOfBudget):
+            question.answer()
+        first, other = (ended[index] - question._began for index in (0, 1))
+        assert first >= 1.8 and other_ends[0] <= other <= other_ends[1], (joins, first, other)
+
+
+def _timed_races(question: sat.Question) -> dict[int, float]:
+    """When each racing configuration of `question` (by index) ends its solve, once the question has run."""
+    ended: dict[int, float] = {}
+    race = question._race
+
+    def timed(solver: cp_model.CpSolver) -> None:
+        race(solver)
+        ended[question._solvers.index(solver)] = time.perf_counter()
+
+    question._race = timed  # type: ignore[method-assign]
+    return ended
+
+
+class _Silent:
+    """A stand-in for CaDiCaL's run on a question (`clauses.Rival`) that never answers."""
+
+    def __init__(self) -> None:
+        self.run = self
+        self.finished = threading.Event()
+
+    def wait(self, timeout: float | None = None) -> None:
+        return None
 
 
 def _started(model: Deal, target: int, started: list[clauses.Rival]) -> clauses.Rival:
