@@ -674,7 +674,7 @@ RACE = (os.cpu_count() or 1) >= 2
 CADICAL = True  # CaDiCaL races the model's questions (see `_ask`)
 RACE_FIRST = 2.0  # seconds the pair races alone, before the search climbs beside it (see `_ask`)
 GLANCE_RACES = 0.5  # seconds of the first question in which a running glance keeps the other configuration's place
-CADICAL_JOINS = 3.0  # seconds of the first attempt before CaDiCaL takes the other configuration's place (see `_ask`)
+CADICAL_JOINS = 2.0  # seconds of the first attempt before CaDiCaL takes the other configuration's place (see `_ask`)
 
 
 def _ask(
@@ -720,6 +720,10 @@ def _ask(
     6.4 -> 5.3 s, per seat 3785 19.5-19.8 -> 17.5-17.9 s, 4p round-robin 8248 11.8-12.0 -> 9.4-10.0
     s) and those of the anchored glance too (3p per seat 8071 11.0-11.7 -> 9.5-9.6 s, 4p per seat
     8248 15.0-15.5 -> 13.3-13.4 s); on the 106 mid deals 46.7-48.8 -> 47.9-48.6 s, the median 0.26 s.
+    Taking its place after 2 s rather than 3: 125.5 / 122.7 -> 120.0 / 118.1 s on the slow deals
+    (4p per seat 8248 13.8 -> 12.2-12.3 s, 5p round-robin 8329 7.7 -> 6.9 s), 44.8 / 43.0 -> 44.1 /
+    43.9 s on the mid deals; after 1 s: 123.6 -> 126.3 s and 44.0 -> 51.6 s (the deals the other
+    configuration decides in its second second).
 
     On two cores or more (`RACE`), a question without a floor has two configurations racing for its
     whole time (`sat.Question`). Once the model has joined, the search seldom finds the line first
