@@ -178,6 +178,7 @@ class Question:
         glance_for: float = 0.0,
         anchored: Glance | None = None,
         anchored_after: float = 0.0,
+        first_for: float | None = None,
     ) -> None:
         """`line`, a line from `root` (the best found so far), is where the solver starts looking;
         `seed` is CP-SAT's random seed. With a `floor` below `target` (standard rules), the question
@@ -199,7 +200,9 @@ class Question:
         reaching `target` that begin as the best line found: started once the question has run
         `anchored_after` seconds undecided (unless an earlier question started it), it races for the
         rest of the question's time and is left running (a line it finds decides the question; it
-        never proves one out of reach). The caller stops it."""
+        never proves one out of reach). The caller stops it.
+        `first_for`: the first configuration's own time, if shorter than the question's: it stops
+        then, and the rivals race on (only where CaDiCaL races: see `solver.solve._ask`)."""
         from ortools.sat.python import cp_model
 
         if not applies(deal):
@@ -242,6 +245,8 @@ class Question:
             self._solvers.append(other)
             if not ends:
                 self._models.append(self._models[0])
+        if first_for is not None and race and rival is not None and (seconds is None or first_for < seconds):
+            self._solver.parameters.max_time_in_seconds = max(0.01, first_for)  # (after the other's copy)
         # Told the endings, the other's model differs (its windows too): it is built once the first
         # solver has begun (see `run`), which starts 0.2-0.3 s sooner on 4p/5p Avalanche (the 52 slow
         # losses, best of two alternating runs: 72.1 -> 68.4 s in all, 11 -> 7 over 2 s).

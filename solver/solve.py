@@ -675,6 +675,7 @@ CADICAL = True  # CaDiCaL races the model's questions (see `_ask`)
 RACE_FIRST = 2.0  # seconds the pair races alone, before the search climbs beside it (see `_ask`)
 GLANCE_RACES = 0.5  # seconds of the first question in which a running glance keeps the other configuration's place
 CADICAL_JOINS = 2.0  # seconds of the first attempt before CaDiCaL takes the other configuration's place (see `_ask`)
+FIRST_YIELDS = 4.0  # seconds of the first attempt after which the first configuration leaves it to its rivals (see `_ask`)
 
 
 def _ask(
@@ -725,6 +726,15 @@ def _ask(
     43.9 s on the mid deals; after 1 s: 123.6 -> 126.3 s and 44.0 -> 51.6 s (the deals the other
     configuration decides in its second second).
 
+    Where CaDiCaL races, the first configuration stops `FIRST_YIELDS` seconds into the first attempt,
+    and leaves the rest of it to CaDiCaL and the anchored glance (below), a core each: on the slow
+    deals, CP-SAT decided none of its questions after 3 s (CaDiCaL or the glance did), and on the mid
+    deals none after 2.8 s. On the 26 slow deals (two runs, alternating): 118.0 / 119.2 -> 111.8 /
+    108.3 s in all (4p per seat 8248 12.3-12.5 -> 9.1-9.4 s, 5p per seat 3785 16.2-16.4 -> 13.4-13.5
+    s, 3p per seat 8071 8.9-9.1 -> 7.2-7.4 s, 4p round-robin 8248 8.9 -> 7.2-7.6 s); on the 106 mid
+    deals, 44.8 / 43.4 -> 45.4 / 43.8 s. A deal the first configuration would decide after 4 s waits
+    for the second attempt (10 s in, another seed); none of those measured does.
+
     On two cores or more (`RACE`), a question without a floor has two configurations racing for its
     whole time (`sat.Question`). Once the model has joined, the search seldom finds the line first
     (the model answered first on all 64 deals where it joined among seeds 0-999 of 5p Avalanche, both
@@ -766,6 +776,7 @@ def _ask(
         GLANCE_RACES,
         anchored,
         ANCHORED_JOINS,
+        FIRST_YIELDS if attempt == 0 else None,
     )
     if glance is not None and not question.glancing:
         glance.stop()

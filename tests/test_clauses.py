@@ -238,20 +238,25 @@ def test_cadical_joins_a_racing_pair_late_and_decides_what_it_cannot() -> None:
 def test_cadical_joining_late_takes_the_other_configurations_place() -> None:
     # 3-player Avalanche round-robin 8071 at 30, a narrow win that neither configuration decides in
     # minutes, the pair racing for 2 s. CaDiCaL (a stand-in run that never answers) joins at 0.3 s:
-    # the other configuration's solve ends then, the first's goes on to the question's end. Given
-    # more time to join than the question has, it never joins, and both race to the end.
+    # the other configuration's solve ends then, the first's goes on to the question's end, or to
+    # its own time (0.8 s) if it has one; the question goes on either way. Given more time to join
+    # than the question has, CaDiCaL never joins, and both race to the end.
     from deducer import DealOrder, Settings, Variant
 
     settings = Settings(players=3, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.ROUND_ROBIN)
     model = Deal.of(settings, tuple(settings.variant.shuffled_deck(8071)))
-    for joins, other_ends in ((0.3, (0.25, 1.2)), (60.0, (1.8, 3.0))):
-        question = sat.Question(model, 30, 2.0, race=True, rival=lambda: cast(clauses.Rival, _Silent()), rival_after=joins)
+    cases = ((0.3, None, (1.8, 3.0), (0.25, 1.2)), (0.3, 0.8, (0.75, 1.6), (0.25, 1.2)), (60.0, None, (1.8, 3.0), (1.8, 3.0)))
+    for joins, first_for, first_ends, other_ends in cases:
+        rival = lambda: cast(clauses.Rival, _Silent())  # noqa: E731
+        question = sat.Question(model, 30, 2.0, race=True, rival=rival, rival_after=joins, first_for=first_for)
         ended = _timed_races(question)
         question.run()
+        over = time.perf_counter() - question._began
         with pytest.raises(OutOfBudget):
             question.answer()
         first, other = (ended[index] - question._began for index in (0, 1))
-        assert first >= 1.8 and other_ends[0] <= other <= other_ends[1], (joins, first, other)
+        assert first_ends[0] <= first <= first_ends[1] and other_ends[0] <= other <= other_ends[1], (joins, first, other)
+        assert over >= 1.9, (joins, first_for, over)
 
 
 def _timed_races(question: sat.Question) -> dict[int, float]:

@@ -327,6 +327,7 @@ class Asked:
         self.floors: list[int | None] = []  # the floor of each (None: a question for the target alone)
         self.rivals: list[list[Rival]] = []  # the runs each question was handed by CaDiCaL's starter
         self.joins: list[float | None] = []  # the seconds after which each question starts CaDiCaL (None: never)
+        self.first: list[float | None] = []  # the first configuration's own time in each (None: the question's)
         self.ends: list[tuple[Heights, ...]] = []  # the endings each was told (see `solver.endings`)
 
     def __call__(
@@ -346,6 +347,7 @@ class Asked:
         glance_for: float = 0.0,
         anchored: Glance | None = None,
         anchored_after: float = 0.0,
+        first_for: float | None = None,
     ) -> object:
         self.targets.append(target)
         self.lines.append(line)
@@ -355,6 +357,7 @@ class Asked:
         handed: list[Rival] = []
         self.rivals.append(handed)
         self.joins.append(None if rival is None else rival_after)
+        self.first.append(first_for)
         if target in self.refuted or not self.real:
             return Standin(target, refutes=target in self.refuted)
         noted = None if rival is None else partial(_noted, rival, handed)
@@ -374,6 +377,7 @@ class Asked:
             glance_for,
             anchored,
             anchored_after,
+            first_for,
         )
 
 
@@ -423,7 +427,8 @@ def test_a_model_out_of_time_is_asked_again_with_another_seed(monkeypatch: pytes
     # the time, until the model finds the 30 (before, the first time-out ended the solve: "unknown").
     # CaDiCaL is to join the first attempt after `CADICAL_JOINS` seconds (here never: its time is up
     # first) and every later one at once: one run races them all (it has no seed, and a restart
-    # would lose what it learnt), and it is stopped once the solve ends.
+    # would lose what it learnt), and it is stopped once the solve ends. The first configuration is
+    # to leave the first attempt to its rivals after `FIRST_YIELDS` seconds, and has the later ones.
     deck = Variant.AVALANCHE.shuffled_deck(424)
     asked = Asked(set())
     stand_in(monkeypatch, asked)
@@ -436,6 +441,7 @@ def test_a_model_out_of_time_is_asked_again_with_another_seed(monkeypatch: pytes
     assert all(limit is not None and abs(limit - 0.02 * 2**number) < 1e-6 for number, limit in enumerate(seconds))
     assert [seed for _, seed in asked.attempts] == list(range(1, len(seconds) + 1))
     assert asked.joins == [solving.CADICAL_JOINS] + [0.0] * (len(seconds) - 1)
+    assert asked.first == [solving.FIRST_YIELDS] + [None] * (len(seconds) - 1)
     runs = [run for handed in asked.rivals for run in handed]
     assert asked.rivals[0] == [] and all(asked.rivals[1:]) and all(run is runs[0] for run in runs)
     assert runs[0] is not None and runs[0].run._process.poll() is not None
@@ -474,6 +480,7 @@ def test_a_target_refuted_beside_a_question_with_a_floor_is_lowered_by_one(monke
         glance_for: float = 0.0,
         anchored: Glance | None = None,
         anchored_after: float = 0.0,
+        first_for: float | None = None,
     ) -> object:
         asked.append((target, floor))
         if len(asked) > 2:
@@ -719,6 +726,7 @@ class OutOfTime(Asked):
         glance_for: float = 0.0,
         anchored: Glance | None = None,
         anchored_after: float = 0.0,
+        first_for: float | None = None,
     ) -> object:
         if floor is None:
             super().__call__(model, target, seconds, root, line, seed, floor, race, ends)  # (noted only)
