@@ -131,14 +131,14 @@ class Question:
     one exception: a racing configuration told the endings, whose model is built in the background
     once the first solver has begun, the search waiting.)
 
-    A question may `race`: a second solver without the linear relaxation (`linearization_level` 0)
-    races the first, in its own thread, for the question's whole time; the first to decide the
-    question stops the other. Neither is the faster on every deal, and CP-SAT's time on a question
-    varies severalfold with its seed, so the pair is much better than either: on the 22 model-bound
-    wins of the slowest deals of 4p/5p Avalanche (10 s each, seed 1, the search's line as the hint),
-    28.7 s in all and 6.8 s at most for the usual configuration, 25.6 and 4.0 s for the other, 18.1
-    and 3.7 s for the pair (4p round-robin 1581: 6.8 and 1.9 s alone). (CP-SAT's own portfolio of
-    two workers took 27.0 s, 4.2 s at most.)
+    A question may `race`: a second solver without the linear relaxation (`linearization_level` 0) races
+    the first, in its own thread, for the question's whole time (unless CaDiCaL takes its place, below);
+    the first to decide the question stops the other. Neither is the faster on every deal, and CP-SAT's
+    time on a question varies severalfold with its seed, so the pair is much better than either: on the
+    22 model-bound wins of the slowest deals of 4p/5p Avalanche (10 s each, seed 1, the search's line as
+    the hint), 28.7 s in all and 6.8 s at most for the usual configuration, 25.6 and 4.0 s for the
+    other, 18.1 and 3.7 s for the pair (4p round-robin 1581: 6.8 and 1.9 s alone). (CP-SAT's own
+    portfolio of two workers took 27.0 s, 4.2 s at most.)
 
     A raced question told its endings (`solver.endings`) is asked both ways: as it is by the usual
     configuration, and told the endings by the other. On the 18 losses of 4p/5p Avalanche where the
