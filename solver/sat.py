@@ -245,7 +245,7 @@ class Question:
             self._solvers.append(other)
             if not ends:
                 self._models.append(self._models[0])
-        if first_for is not None and race and rival is not None and (seconds is None or first_for < seconds):
+        if first_for is not None and self._starter is not None and (seconds is None or first_for < seconds):
             self._solver.parameters.max_time_in_seconds = max(0.01, first_for)  # (after the other's copy)
         # Told the endings, the other's model differs (its windows too): it is built once the first
         # solver has begun (see `run`), which starts 0.2-0.3 s sooner on 4p/5p Avalanche (the 52 slow

@@ -696,35 +696,34 @@ def _ask(
     CP-SAT's time on a win varies tenfold with its random seed (a few 5p Avalanche deals: 1 s on most
     seeds, 15-20 s on some), so an attempt gets `MODEL_TIME` seconds, twice as many each time it runs
     out, and a new seed (every question the model answered took 8 s at most on 2,000 such deals).
-    Every other attempt asks for the best score from one point above `best` up to `target`: when
-    the bound itself is hard to decide, a better line below it often is not (5p Avalanche
-    round-robin 744: the model finds 27 in a second, and cannot decide 28 in minutes). On two cores,
-    CaDiCaL races too (`CADICAL`, `sat.Question`), which decides other deals than the pair, in the
-    other configuration's place: in the first attempt once the pair has had `CADICAL_JOINS` seconds
-    undecided (the pair decides most of its questions sooner, and those never meet it), and from the
-    start of the attempts after it. It has no seed to vary, and a restart would lose
-    what it has learnt: one run (`_Rival`) races every attempt at the question until the question
-    changes (of 8 slow deals, in 60 s each, a run restarted with each odd attempt left 5 undecided,
-    the run kept 3, and in 120 s none). Joining the first attempt after 3 s rather than at the second
-    attempt (10 s in), on the 22 slowest deals known (3p/4p/5p Avalanche and 5p base, seeds 0-8499,
-    one run each in separate processes, alternating): 295.4 -> 260.0 s in all; 8 of the 9 over 10 s
-    each 4.4-6.0 s sooner (5p round-robin 8240 12.4 -> 6.4 s, 8329 15.1 -> 10.6 s, per seat 3785
-    19.8 -> 15.2 s, 8001 47.1 -> 41.9 s; 4p per seat 8248, which the second attempt's first
-    configuration decides, 15.0 -> 14.8 s); 4p round-robin 8248, which the pair decides at 6.5 s,
-    6.7 -> 9.0 s and 5p base round-robin 8450 4.1 -> 4.3 s (three racers on two cores); the 11
-    decided in under 3 s as before. Joining after 2 s instead of 3 was a wash (9 of them: 63.7 ->
-    62.3 s); keeping the pair beside CaDiCaL in the later attempts too did worse (5p per seat 3785
-    15.0 -> 17.9 s, 4p per seat 8071 23.0 -> 31.3 s, 3p per seat 8071 20.8 -> 25.3 s). Those joins
+    Every other attempt asks for the best score from one point above `best` up to `target`: when the
+    bound itself is hard to decide, a better line below it often is not (5p Avalanche round-robin 744:
+    the model finds 27 in a second, and cannot decide 28 in minutes). On two cores, CaDiCaL races too
+    (`CADICAL`, `sat.Question`), which decides other deals than the pair, in the other configuration's
+    place: in the first attempt once the pair has had `CADICAL_JOINS` seconds undecided (the pair
+    decides most of its questions sooner, and those never meet it), and from the start of the attempts
+    after it. It has no seed to vary, and a restart would lose what it has learnt: one run (`_Rival`)
+    races every attempt at the question until the question changes (of 8 slow deals, in 60 s each, a run
+    restarted with each odd attempt left 5 undecided, the run kept 3, and in 120 s none). Joining the
+    first attempt after 3 s rather than at the second attempt (10 s in), on the 22 slowest deals known
+    (3p/4p/5p Avalanche and 5p base, seeds 0-8499, one run each in separate processes, alternating):
+    295.4 -> 260.0 s in all; 8 of the 9 over 10 s each 4.4-6.0 s sooner (5p round-robin 8240 12.4 -> 6.4
+    s, 8329 15.1 -> 10.6 s, per seat 3785 19.8 -> 15.2 s, 8001 47.1 -> 41.9 s; 4p per seat 8248, which
+    the second attempt's first configuration decides, 15.0 -> 14.8 s); 4p round-robin 8248, which the
+    pair decides at 6.5 s, 6.7 -> 9.0 s and 5p base round-robin 8450 4.1 -> 4.3 s (three racers on two
+    cores); the 11 decided in under 3 s as before. Joining after 2 s instead of 3 was a wash (9 of them:
+    63.7 -> 62.3 s); keeping the pair beside CaDiCaL in the later attempts too did worse (5p per seat
+    3785 15.0 -> 17.9 s, 4p per seat 8071 23.0 -> 31.3 s, 3p per seat 8071 20.8 -> 25.3 s). Those joins
     were as a third racer beside the pair; in the other configuration's place (stopping it) after 3 s,
     on the 26 slow deals of `bench_hard.py` (30 s each; two runs each, alternating): 137.7-141.5 ->
-    125.2-126.7 s in all, the wins of CaDiCaL sooner (5p round-robin 8329 10.8 -> 7.8-8.3 s, 8240
-    6.4 -> 5.3 s, per seat 3785 19.5-19.8 -> 17.5-17.9 s, 4p round-robin 8248 11.8-12.0 -> 9.4-10.0
-    s) and those of the anchored glance too (3p per seat 8071 11.0-11.7 -> 9.5-9.6 s, 4p per seat
-    8248 15.0-15.5 -> 13.3-13.4 s); on the 106 mid deals 46.7-48.8 -> 47.9-48.6 s, the median 0.26 s.
-    Taking its place after 2 s rather than 3: 125.5 / 122.7 -> 120.0 / 118.1 s on the slow deals
-    (4p per seat 8248 13.8 -> 12.2-12.3 s, 5p round-robin 8329 7.7 -> 6.9 s), 44.8 / 43.0 -> 44.1 /
-    43.9 s on the mid deals; after 1 s: 123.6 -> 126.3 s and 44.0 -> 51.6 s (the deals the other
-    configuration decides in its second second).
+    125.2-126.7 s in all, the wins of CaDiCaL sooner (5p round-robin 8329 10.8 -> 7.8-8.3 s, 8240 6.4 ->
+    5.3 s, per seat 3785 19.5-19.8 -> 17.5-17.9 s, 4p round-robin 8248 11.8-12.0 -> 9.4-10.0 s) and
+    those of the anchored glance too (3p per seat 8071 11.0-11.7 -> 9.5-9.6 s, 4p per seat 8248
+    15.0-15.5 -> 13.3-13.4 s); on the 106 mid deals 46.7-48.8 -> 47.9-48.6 s, the median 0.26 s. Taking
+    its place after 2 s rather than 3: 125.5 / 122.7 -> 120.0 / 118.1 s on the slow deals (4p per seat
+    8248 13.8 -> 12.2-12.3 s, 5p round-robin 8329 7.7 -> 6.9 s), 44.8 / 43.0 -> 44.1 / 43.9 s on the mid
+    deals; after 1 s: 123.6 -> 126.3 s and 44.0 -> 51.6 s (the deals the other configuration decides in
+    its second second).
 
     Where CaDiCaL races, the first configuration stops `FIRST_YIELDS` seconds into the first attempt,
     and leaves the rest of it to CaDiCaL and the anchored glance (below), a core each: on the slow
