@@ -20,9 +20,10 @@ from solver import solve as solving
 from solver.endings import Heights
 from solver.glance import Glance
 from solver.greedy import greedy_line
-from solver.model import Deal, Move, Position
+from solver.model import DISCARD, HINT, Deal, Move, Position
 from solver.search import OutOfBudget, Search
 from solver.solve import solve
+from tests.helpers import legal
 from tests.test_endings import brute_forced
 from tests.test_sat import line_score, random_line, silent, stand_in
 
@@ -163,6 +164,7 @@ def test_a_forked_child_has_a_helper_of_its_own() -> None:
 THREE_ROUND_ROBIN = Settings(players=3, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.ROUND_ROBIN)
 FIVE_ROUND_ROBIN = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.ROUND_ROBIN)
 THREE_PER_SEAT = Settings(players=3, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.PER_SEAT)
+FIVE_PER_SEAT = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.PER_SEAT)
 
 
 def test_a_racing_question_takes_the_answer_of_its_glance() -> None:
@@ -254,7 +256,7 @@ def test_a_racing_question_takes_the_line_of_its_anchored_glance(monkeypatch: py
     assert not alone.proven
     line, _ = greedy_line(model, root)
     assert line_score(model, line) < target
-    anchors = (tuple(line), solving.anchors_of(line), solving.ANCHOR_CONFLICTS)
+    anchors = (tuple(line), solving.anchors_of(model, root, target, line), solving.ANCHOR_CONFLICTS)
     anchored = Glance(model, target, root, anchors=anchors)
     question = sat.Question(model, target, 30.0, race=True, anchored=anchored, anchored_after=0.1)
     began = time.perf_counter()
@@ -291,6 +293,29 @@ def test_an_anchored_question_gets_its_conflicts_and_no_more() -> None:
     assert decided and found is not None and line_score(model, found) == 30 and found[:4] == line[:4]
 
 
+def test_no_anchor_keeps_a_move_that_loses_the_target() -> None:
+    # 5 players, Avalanche, per seat 8001: seat 0 holds the only b5 (the deck's first card). A line
+    # of four hints, then seat 0's discard of the b5 (its sixth move), then the greedy line: no line
+    # after that discard scores 30, and the bounds see it (every copy of b5 is gone). Anchored at 30,
+    # the glance keeps at most five of its moves: the anchors of the usual grid up to five, and none
+    # beyond; at 29, which the discard does not rule out, the whole grid.
+    model = Deal.of(FIVE_PER_SEAT, Variant.AVALANCHE.shuffled_deck(8001))
+    root = model.start()
+    b5 = model.deck[0]
+    assert model.card(b5) == (2, 5) and b5 in root[7][0]
+    position, line = root, []
+    for move in [(HINT, -1)] * 5 + [(DISCARD, b5)]:
+        assert legal(model, position, move)
+        position = model.play(position, move)
+        line.append(move)
+    line += greedy_line(model, position)[0]
+    grid = tuple(range(len(line) // solving.ANCHOR_FROM, 0, -solving.ANCHOR_STEP))
+    assert len(grid) >= 3 and grid[-1] <= 5 < grid[0]
+    assert solving.anchors_of(model, root, 30, line) == tuple(k for k in grid if k <= 5)
+    assert solving.anchors_of(model, root, 29, line) == grid
+    assert solving.anchors_of(model, root, 30, line[:3]) == ()  # (too short a line: no anchor)
+
+
 def test_the_anchored_glance_is_kept_from_one_attempt_at_a_question_to_the_next() -> None:
     # The solver's runs kept across attempts (`solve._Rival`) hand every attempt at a target the
     # same anchored glance, even given another line; asked for another target, they stop it (at
@@ -300,7 +325,7 @@ def test_the_anchored_glance_is_kept_from_one_attempt_at_a_question_to_the_next(
     line, _ = greedy_line(model, root)
     kept = solving._Rival()
     first = kept.anchored(model, root, 30, line)
-    assert first is not None and first.anchors is not None and first.anchors[1] == solving.anchors_of(line)
+    assert first is not None and first.anchors is not None and first.anchors[1] == solving.anchors_of(model, root, 30, line)
     first.start()
     assert kept.anchored(model, root, 30, line[:-4]) is first and not first.done.is_set()
     other = kept.anchored(model, root, 29, line)
