@@ -808,8 +808,9 @@ def _anchored(model: Deal, root: Position, target: int, line: list[Move]) -> Gla
     """Glucose's anchored glance at `target` along the best `line` found (`solver.glance`; None where
     the clauses do not cover the deal, or the line is too short): lines that begin as `line` does, for
     its first quarter of moves (`ANCHOR_FROM`), then `ANCHOR_STEP` fewer each time down to one (none
-    past a move that the bounds show loses the target: `anchors_of`), `ANCHOR_CONFLICTS` each. It races the model's question from `ANCHORED_JOINS` seconds into the
-    first attempt, and the attempts after it (see `_Rival`)."""
+    past a move that the bounds show loses the target: `anchors_of`), `ANCHOR_CONFLICTS` each. It
+    races the model's question from `ANCHORED_JOINS` seconds into the first attempt, and the attempts
+    after it (see `_Rival`)."""
     anchors = anchors_of(model, root, target, line)
     if not anchors or not glances(model):
         return None
