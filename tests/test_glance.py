@@ -295,7 +295,7 @@ def test_an_anchored_question_gets_its_conflicts_and_no_more() -> None:
 
 def test_no_anchor_keeps_a_move_that_loses_the_target() -> None:
     # 5 players, Avalanche, per seat 8001: seat 0 holds the only b5 (the deck's first card). A line
-    # of four hints, then seat 0's discard of the b5 (its sixth move), then the greedy line: no line
+    # of five hints, then seat 0's discard of the b5 (the sixth move), then the greedy line: no line
     # after that discard scores 30, and the bounds see it (every copy of b5 is gone). Anchored at 30,
     # the glance keeps at most five of its moves: the anchors of the usual grid up to five, and none
     # beyond; at 29, which the discard does not rule out, the whole grid.
