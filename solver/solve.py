@@ -820,8 +820,9 @@ def _anchored(model: Deal, root: Position, target: int, line: list[Move]) -> Gla
 def anchors_of(model: Deal, root: Position, target: int, line: Sequence[Move]) -> tuple[int, ...]:
     """The anchors of `_anchored` along `line` from `root`: how many of its first moves each anchored
     question keeps, from the most down. None keeps so many moves that the bounds (`upper_bound`) show
-    the position after them short of `target`, as no line from there reaches it (nor from a later one:
-    4p Avalanche per seat 8248, where Glucose took 2.6 s to refute the first anchor of 16 moves)."""
+    the position after them short of `target`: no line reaches it from there, nor from any later
+    position of `line`. (On 4p Avalanche per seat 8248, Glucose took 2.6 s to refute an anchor of 16
+    moves that the pace bound refutes at once.)"""
     kept: list[int] = []
     position, played = root, 0
     for anchor in reversed(range(len(line) // ANCHOR_FROM, 0, -ANCHOR_STEP)):  # (from the fewest up)
