@@ -290,6 +290,9 @@ class Question:
                     if self._decided.wait(0.05):  # stop the losers, repeatedly: only heard once a search has begun
                         self._stop_all()
                         thread.join(0.005)
+                    elif self._ceded.is_set():  # CaDiCaL has the other configuration's place: stop it, as above
+                        for other in self._solvers[1:]:
+                            other.stop_search()
         except BaseException:
             self._stop_all()  # (the first solver may have begun)
             raise
@@ -383,9 +386,7 @@ class Question:
         rival = start()
         with self._lock:
             self._rival = rival
-            self._ceded.set()
-        for other in self._solvers[1:]:  # (CaDiCaL takes its place)
-            other.stop_search()
+            self._ceded.set()  # (`run` stops the other configuration)
         if not self._outlasts(rival.run.finished):
             return
         found = rival.run.wait()

@@ -257,6 +257,22 @@ def test_cadical_joining_late_takes_the_other_configurations_place() -> None:
         first, other = (ended[index] - question._began for index in (0, 1))
         assert first_ends[0] <= first <= first_ends[1] and other_ends[0] <= other <= other_ends[1], (joins, first, other)
         assert over >= 1.9, (joins, first_for, over)
+    # The other configuration begins its solve just after CaDiCaL has taken its place (it had found
+    # the place free a moment before): a stop before a solve begins goes unheard, and it is stopped
+    # again once its solve has begun.
+    question = sat.Question(model, 30, 2.0, race=True, rival=lambda: cast(clauses.Rival, _Silent()), rival_after=0.3)
+    second = question._solvers[1]
+    solve = second.solve
+
+    def late(model: cp_model.CpModel, callback: cp_model.CpSolverSolutionCallback | None = None) -> cp_model.CpSolverStatus:
+        question._ceded.wait()
+        time.sleep(0.1)
+        return solve(model, callback)
+
+    second.solve = late  # type: ignore[method-assign, assignment]
+    ended = _timed_races(question)
+    question.run()
+    assert 0.35 <= ended[1] - question._began <= 1.2, ended[1] - question._began
 
 
 def _timed_races(question: sat.Question) -> dict[int, float]:
