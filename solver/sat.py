@@ -386,7 +386,9 @@ class Question:
         rival = start()
         with self._lock:
             self._rival = rival
-            self._ceded.set()  # (`run` stops the other configuration)
+            self._ceded.set()
+        for other in self._solvers[1:]:  # (CaDiCaL takes its place; `run` stops it again if unheard)
+            other.stop_search()
         if not self._outlasts(rival.run.finished):
             return
         found = rival.run.wait()
