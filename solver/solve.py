@@ -18,7 +18,7 @@ from random import Random
 from typing import TYPE_CHECKING, Any
 
 from deducer.actions import Action, Clue, Discard, Hint, Pass, Play
-from deducer.cards import RANKS, Card, Suit, Variant
+from deducer.cards import Card, Suit, Variant
 from deducer.errors import HanabiError
 from deducer.game import GameState, HandCard
 from deducer.record import advance, deal
@@ -911,9 +911,6 @@ def _final_score(model: Deal, position: Position, line: list[Move]) -> int:
     return model.score(position)
 
 
-_RANK_CLUES = {rank: Clue(rank=rank) for rank in RANKS}  # the clues of the replayed hints (frozen values)
-
-
 def to_actions(
     settings: Settings, deck: Sequence[Card], line: list[Move], state: GameState | None = None, checked: bool = False
 ) -> tuple[list[Action], GameState]:
@@ -932,24 +929,33 @@ def to_actions(
             target = _hinted(state.hands, seat)
             first = state.hands[target][0].card if state.hands[target] else None
             rank = first.rank if first else 1
-            action = Hint(seat, target, _RANK_CLUES[rank])  # the engine finds the slots it touches in the known hand
+            action = _hint(seat, target, rank)  # the engine finds the slots it touches in the known hand
         elif kind == PASS:
             action = Pass(seat)
         else:
             slot = _slot(state, hand, card, suits)
             real = hand[slot - 1].card
             if kind == DISCARD:
-                action = Discard(seat, slot, real)
+                action = _discard(seat, slot, real)
             elif kind == ANNOUNCE:
                 action = Play(seat, slot, real, real.suit if real else None)
             elif kind == MISPLAY and real is not None and state.playable(real):
                 wrong = next(suit for suit in suits if suit is not real.suit)
                 action = Play(seat, slot, real, wrong)
             else:
-                action = Play(seat, slot, real)
+                action = _play(seat, slot, real)
         actions.append(action)
         state = advance(state, action, deck, checked)
     return actions, state
+
+
+# The actions of the replayed lines: frozen values, each made once (a tenth of the replay's time).
+@cache
+def _hint(seat: int, target: int, rank: int) -> Hint:
+    return Hint(seat, target, Clue(rank=rank))
+
+
+_play, _discard = cache(Play), cache(Discard)
 
 
 def _hinted(hands: tuple[tuple[HandCard, ...], ...], seat: int) -> int:
