@@ -152,15 +152,23 @@ def explain(deal: Deal, position: Position) -> Bound:
     demand = arrivals(deal, position)
     surplus, moment, locked, stalled = crowded(deal, position, demand)
     names = ", ".join(_name(deal, card) for card in locked)
-    if stalled:
+    slots = rules.players * rules.hand_size
+    if stalled and len(locked) > slots:
+        gone = len(locked) - slots
         capacity = (
-            f"hand lock: after deck card {moment + 1} is drawn all {rules.players * rules.hand_size} cards in hand are "
+            f"hand lock: after deck card {moment + 1} is drawn the hands ({slots} cards) must keep {len(locked)} last "
+            f"copies that cannot be played before a later draw ({names}): {gone} of them {'is' if gone == 1 else 'are'} "
+            f"lost by then, and the {slots} left fill every hand, where no play or discard is safe: one more is lost"
+        )
+    elif stalled:
+        capacity = (
+            f"hand lock: after deck card {moment + 1} is drawn all {slots} cards in hand are "
             f"last copies that cannot be played before a later draw ({names}): no play or discard is safe"
         )
     else:
         capacity = (
             f"hand capacity: after deck card {moment + 1} is drawn the hands must keep {len(locked)} last copies that "
-            f"cannot be played yet ({names}) but hold only {rules.players * rules.hand_size} cards"
+            f"cannot be played yet ({names}) but hold only {slots} cards"
         )
     if rules.ending is Ending.CROWNING:
         if lost:

@@ -294,6 +294,23 @@ def test_hand_lock_loses_even_under_crowning(monkeypatch: pytest.MonkeyPatch) ->
     assert outcome.verdict == "loss" and outcome.nodes > 0
 
 
+def test_a_hand_lock_past_the_hands_capacity_loses_one_card_more() -> None:
+    # Avalanche, 2 players, 10 cards in hand. Alice holds five 5s; Bob m2-m5 and a w4; then come
+    # w4, b4, b4 and m1. Once deck card 13 (the second b4) is drawn, 11 last copies are out that
+    # cannot be played before a later draw (every 1-3 but m1 comes later still): the hands keep 10
+    # at most, so one is lost by then, and the 10 left fill every hand, so the next play or discard
+    # loses one more. The bound is 28, and a line reaches it.
+    settings = Settings(players=2, variant=Variant.AVALANCHE, ending=Ending.STANDARD)
+    deck = full_deck(settings, ["w5 r5 b5 y5 g5", "m5 m4 m3 m2 w4"], "w4 b4 b4 m1")
+    result = solve(settings, deck)
+    assert (result.verdict, result.score, result.upper) == ("loss", 28, 28)
+    assert result.reason == (
+        "hand lock: after deck card 13 is drawn the hands (10 cards) must keep 11 last copies that cannot be played "
+        "before a later draw (w4, w5, r5, b4, b5, y5, g5, m2, m3, m4, m5): 1 of them is lost by then, and the 10 "
+        "left fill every hand, where no play or discard is safe: one more is lost"
+    )
+
+
 def test_every_win_line_replays_as_a_win() -> None:
     for seed in range(30):
         settings = Settings(
