@@ -18,12 +18,18 @@ from solver.model import Deal
 State = tuple[int, int, tuple[int, ...], int, int, tuple[int, ...], int, tuple[tuple[int, ...], ...]]
 
 
-class Brute:
-    """Every state of a small deal and its exact value."""
+class TooBig(Exception):
+    """The deal has more states than the brute force was allowed to visit."""
 
-    def __init__(self, deal: Deal) -> None:
+
+class Brute:
+    """Every state of a small deal and its exact value (`most_states`: give up past so many, `TooBig`)."""
+
+    def __init__(self, deal: Deal, most_states: int | None = None) -> None:
         self.deal = deal
         self.value = cache(self._value)
+        self.most_states = most_states
+        self.visited = 0  # states valued, or being valued
 
     def start(self) -> State:
         deal = self.deal
@@ -99,6 +105,9 @@ class Brute:
         return result
 
     def _value(self, state: State) -> int:
+        self.visited += 1
+        if self.most_states is not None and self.visited > self.most_states:
+            raise TooBig(f"over {self.most_states} states")
         over = self.result(state)
         if over is not None:
             return over

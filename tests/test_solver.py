@@ -11,7 +11,7 @@ from deducer.cards import format_cards, parse_cards
 from deducer.record import advance, deal
 from solver import greedy
 from solver.bounds import Bound
-from solver.brute import best_score
+from solver.brute import Brute, TooBig, best_score
 from solver.greedy import greedy_line, greedy_move, greedy_start, quick_move
 from solver.model import ANNOUNCE, DISCARD, HINT, LOST, MISPLAY, OVER, PLAY, TRASH, WON, Deal, Move, Position, Rules, card_id
 from solver.search import Ordering, OutOfBudget, Search
@@ -69,6 +69,21 @@ def test_search_agrees_with_brute_force_on_small_deals(seed: int) -> None:
         key = (model.rules.ending.value, truth == model.rules.max_score)
         kinds[key] = kinds.get(key, 0) + 1
     assert len(kinds) == 4  # wins and losses under both rule sets were checked
+
+
+def test_the_brute_force_gives_up_past_its_states_and_answers_alike_below() -> None:
+    # `benchmarks/cross_check.py` skips the deals whose brute force would visit too many states.
+    for model in small_deals(11, 20):
+        states = Brute(model)
+        truth = states.value(states.start())
+        visited = states.visited
+        assert visited == states.value.cache_info().currsize  # (each state valued once)
+        capped = Brute(model, visited)
+        assert capped.value(capped.start()) == truth
+        if visited > 1:
+            short = Brute(model, visited - 1)
+            with pytest.raises(TooBig):
+                short.value(short.start())
 
 
 def test_every_move_order_decides_the_same(seed: int = 7) -> None:
