@@ -16,7 +16,7 @@ the draw of its chain arrival, that copy sits in a hand, and while the deck last
 exactly `players * hand_size` cards. If more such cards are locked at one moment,
 the surplus is lost for good, each costing a point (Crowning Piece: the game).
 And if every slot is taken by such cards that cannot even be played before a
-later draw, no play or discard is safe and the deck never advances: one is lost.
+later draw, no play or discard is safe and the deck never advances: one more is lost.
 Under Crowning Piece there is no clock, so only this bound and lost cards count.
 
 Seats (standard rules, `solver.endgame`): pace again, but each late card is

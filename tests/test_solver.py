@@ -311,10 +311,10 @@ def test_hand_lock_loses_even_under_crowning(monkeypatch: pytest.MonkeyPatch) ->
 
 def test_a_hand_lock_past_the_hands_capacity_loses_one_card_more() -> None:
     # Avalanche, 2 players, 10 cards in hand. Alice holds five 5s; Bob m2-m5 and a w4; then come
-    # w4, b4, b4 and m1. Once deck card 13 (the second b4) is drawn, 11 last copies are out that
-    # cannot be played before a later draw (every 1-3 but m1 comes later still): the hands keep 10
-    # at most, so one is lost by then, and the 10 left fill every hand, so the next play or discard
-    # loses one more. The bound is 28, and a line reaches it.
+    # w4, b4, b4, m1, and the 1s to 3s after them. Once deck card 13 (the second b4) is drawn, 11
+    # last copies are out, none playable before a later draw (m1 is deck card 14): the hands keep
+    # 10 at most, so one is lost by then, and the 10 left fill every hand, so the next play or
+    # discard loses one more. The bound is 28, and a line reaches it.
     settings = Settings(players=2, variant=Variant.AVALANCHE, ending=Ending.STANDARD)
     deck = full_deck(settings, ["w5 r5 b5 y5 g5", "m5 m4 m3 m2 w4"], "w4 b4 b4 m1")
     result = solve(settings, deck)
