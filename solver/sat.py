@@ -235,6 +235,9 @@ class Question:
         # No inprocessing (the periodic clause vivification and probing): our questions are answered
         # in seconds, too soon for it to pay back (12 model-bound wins of 4p/5p Avalanche: 38 s -> 23 s).
         self._solver.parameters.use_sat_inprocessing = False
+        # A Ctrl-C is the program's, not the model's: CP-SAT's own handler, once a solve had run, left
+        # SIGINT killing the process outright (no "interrupted", no cleanup: CaDiCaL's child lived on).
+        self._solver.parameters.catch_sigint_signal = False
         if seconds is not None:
             self._solver.parameters.max_time_in_seconds = max(0.01, seconds)
         self._solvers = [self._solver]

@@ -1,0 +1,167 @@
+"""The solver's child processes (CaDiCaL's runs) never outlive it, and a Ctrl-C ends a solve cleanly.
+
+The child of a solve with no time limit has no alarm of its own: before these guards, a parent that
+died (killed, its terminal closed, or a Ctrl-C once CP-SAT had run) left it solving alone for good.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from deducer import DealOrder, Ending, Settings, Variant
+from solver import cadical, clauses
+from solver.model import Deal
+
+linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the guard and /proc are Linux's")
+ROOT = Path(__file__).resolve().parent.parent
+# 3-player Avalanche round-robin 8071 at 30: a win CaDiCaL takes over a minute on.
+HARD_RUN = """
+import sys, threading, time
+from deducer import DealOrder, Ending, Settings, Variant
+from solver import cadical, clauses
+from solver.model import Deal
+
+settings = Settings(players=3, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.ROUND_ROBIN)
+encoding = clauses.build(Deal.of(settings, tuple(settings.variant.shuffled_deck(8071))), 30)
+runs = []
+starter = threading.Thread(target=lambda: runs.append(cadical.Run(encoding.clauses)))  # (a thread that ends)
+starter.start()
+starter.join()
+print(runs[0]._process.pid, flush=True)
+time.sleep(600)
+"""
+
+
+def _running(pid: int) -> bool:
+    """Is process `pid` alive (not gone, not a zombie waiting to be reaped)?"""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def _gone_within(pid: int, seconds: float) -> bool:
+    end = time.monotonic() + seconds
+    while _running(pid):
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def _children(pid: int) -> list[int]:
+    """The processes `pid` has started and not reaped."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            found += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
+def _cadical_child(pid: int, seconds: float) -> int | None:
+    """The first CaDiCaL child of `pid` seen within `seconds` (None if none is)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        for child in _children(pid):
+            try:
+                if b"solver.cadical" in Path(f"/proc/{child}/cmdline").read_bytes():
+                    return child
+            except OSError:
+                pass
+        time.sleep(0.05)
+    return None
+
+
+def _python(code: str) -> subprocess.Popen[str]:
+    """`code` run by this Python from the repository, Ctrl-C raising KeyboardInterrupt in it (even
+    when the tests run where SIGINT is ignored, as in a background job)."""
+    prelude = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+    return subprocess.Popen(
+        [sys.executable, "-c", prelude + code],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _kill_all(process: subprocess.Popen[str], children: list[int]) -> None:
+    for pid in [process.pid, *children]:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    process.communicate()
+
+
+@linux
+def test_a_run_outlives_the_thread_that_started_it() -> None:
+    # The solver starts CaDiCaL's runs from a question's thread, which may end before the run does (a
+    # run races every attempt at its question). The child is tied to the launcher's thread, not to
+    # that one: a second after the starting thread has ended, the child still solves (the question
+    # takes CaDiCaL over a minute), and a stop ends it.
+    settings = Settings(players=3, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.ROUND_ROBIN)
+    encoding = clauses.build(Deal.of(settings, tuple(settings.variant.shuffled_deck(8071))), 30)
+    runs: list[cadical.Run] = []
+
+    def start() -> None:
+        runs.append(cadical.Run(encoding.clauses, 60))
+        time.sleep(0.5)  # (the child has asked to die with its starter by now)
+
+    starter = threading.Thread(target=start)
+    starter.start()
+    starter.join()
+    time.sleep(1.0)
+    child = runs[0]._process.pid
+    assert _running(child) and not runs[0].finished.is_set()
+    runs[0].stop()
+    assert runs[0].wait(5) is None and not _running(child)
+
+
+@linux
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM, signal.SIGHUP])
+def test_a_runs_child_dies_with_its_parent(how: signal.Signals) -> None:
+    # A process starts a run with no time limit on a question CaDiCaL takes over a minute on, from a
+    # thread that has ended, and is then killed without a chance to stop it: the child ends too.
+    parent = _python(HARD_RUN)
+    child = 0
+    try:
+        assert parent.stdout is not None
+        child = int(parent.stdout.readline())
+        assert _running(child)
+        time.sleep(0.5)  # (the child is solving by now)
+        parent.send_signal(how)
+        parent.wait(10)
+        assert _gone_within(child, 5), "CaDiCaL's child outlived its parent"
+    finally:
+        _kill_all(parent, [child] if child else [])
+
+
+@linux
+def test_a_ctrl_c_ends_a_solve_with_interrupted_and_no_child_left() -> None:
+    # 5-player Avalanche per seat 8001 (no time limit): its first question reaches CaDiCaL seconds in,
+    # and is undecided for long after. A Ctrl-C once CaDiCaL runs (so CP-SAT has run too, whose own
+    # handler used to leave SIGINT killing the process outright) prints "interrupted", exit status
+    # 130, and the child is gone.
+    solve = "from hanabi.main import main\nimport sys\n"
+    solve += "sys.argv = ['hanabi', 'solve', '--seed', '8001', '--players', '5', '--variant', 'avalanche',"
+    solve += " '--deal', 'per-seat', '--rules', 'standard']\nmain()\n"
+    process = _python(solve)
+    child = None
+    try:
+        child = _cadical_child(process.pid, 120)
+        assert child is not None, "the solve never reached CaDiCaL"
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=20)
+        assert process.returncode == 130 and "interrupted" in err, (process.returncode, err)
+        assert _gone_within(child, 2)
+    finally:
+        _kill_all(process, [child] if child else [])
