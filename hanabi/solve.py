@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import Progress
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from deducer.cards import Variant, parse_cards
@@ -83,7 +83,8 @@ def solve_command(
         cards = settings.variant.shuffled_deck(seed)
     else:
         cards = parse_cards(deck or "")
-    solution = solve(settings, cards, time_limit)
+    with _solving():
+        solution = solve(settings, cards, time_limit)
     if as_json:
         typer.echo(json.dumps(solution.to_json()))
         return
@@ -98,11 +99,21 @@ def _solve_turn(path: Path, turn: int, time_limit: float | None, as_json: bool) 
     positions = turn_states(record)
     if turn >= len(positions):
         raise RecordError(f"{path} has {len(positions) - 1} actions: there is no position after action {turn}")
-    solution = solve_from(positions[turn], deck, time_limit)
+    with _solving():
+        solution = solve_from(positions[turn], deck, time_limit)
     if as_json:
         typer.echo(json.dumps(solution.to_json()))
         return
     show(solution, record.settings, record.seats, first=turn + 1)
+
+
+def _solving() -> Progress:
+    """A spinner with the time elapsed, on a terminal, while one deal is solved: the few deals that take
+    seconds (or, with no time limit, minutes) show they are at work, and how a Ctrl-C stops them."""
+    columns = (SpinnerColumn(), TextColumn("solving (Ctrl-C stops it)"), TimeElapsedColumn())
+    progress = Progress(*columns, console=progress_console, transient=True, disable=not sys.stderr.isatty())
+    progress.add_task("solving", total=None)
+    return progress
 
 
 def show(solution: Solution, settings: Settings, seats: tuple[str, ...], first: int = 1) -> None:

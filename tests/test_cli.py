@@ -74,6 +74,35 @@ def test_solve_seed_deck_and_batch(tmp_path: Path) -> None:
     assert short.exit_code == 1 and "whole base deck" in short.output
 
 
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+def test_solve_shows_a_spinner_on_a_terminal_only() -> None:
+    # On a terminal, the spinner (with how to stop the solve) shows on stderr while the deal is
+    # solved, and is cleared; stdout has the verdict alone. With stderr not a terminal: no spinner.
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "hanabi", "solve", "--seed", "1", "--players", "3", "--json"]
+    main, terminal = os.openpty()
+    try:
+        shown = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=terminal, timeout=120, check=True)
+        os.close(terminal)
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(main, 4096)
+            except OSError:  # (the terminal's other end is closed: all read)
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        os.close(main)
+    assert b"solving (Ctrl-C stops it)" in seen
+    assert json.loads(shown.stdout)["verdict"] == "win"
+    piped = subprocess.run(command, cwd=ROOT, capture_output=True, timeout=120, check=True)
+    assert piped.stderr == b"" and json.loads(piped.stdout)["verdict"] == "win"
+
+
 def test_solve_deck_file() -> None:
     result = runner.invoke(app, ["solve", "--deck-file", str(ROOT / "sample_games" / "3p_hanablive.json"), "--json"])
     assert result.exit_code == 0, result.output
