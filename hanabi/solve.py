@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import json
+import signal
 import statistics
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 from typing import Annotated
 
 import typer
@@ -19,7 +24,7 @@ from deducer.errors import RecordError
 from deducer.loader import load_game
 from deducer.record import turn_states
 from deducer.settings import DealOrder, Ending, Settings, Stuck
-from hanabi.cli import app, console, reports_errors
+from hanabi.cli import app, console, errors, reports_errors
 from solver.batch import Job, read_jobs, run_all, wilson
 from solver.solve import Solution, solve, solve_from
 
@@ -83,12 +88,9 @@ def solve_command(
         cards = settings.variant.shuffled_deck(seed)
     else:
         cards = parse_cards(deck or "")
-    with _solving():
-        solution = solve(settings, cards, time_limit)
-    if as_json:
-        typer.echo(json.dumps(solution.to_json()))
-        return
-    show(solution, settings, seats or tuple(f"P{seat}" for seat in range(settings.players)))
+    with _solving(), _ctrl_c_stops() as stopped:
+        solution = solve(settings, cards, time_limit, stop=stopped.is_set)
+    _answer(solution, settings, seats or tuple(f"P{seat}" for seat in range(settings.players)), as_json, stopped.is_set())
 
 
 def _solve_turn(path: Path, turn: int, time_limit: float | None, as_json: bool) -> None:
@@ -99,21 +101,52 @@ def _solve_turn(path: Path, turn: int, time_limit: float | None, as_json: bool) 
     positions = turn_states(record)
     if turn >= len(positions):
         raise RecordError(f"{path} has {len(positions) - 1} actions: there is no position after action {turn}")
-    with _solving():
-        solution = solve_from(positions[turn], deck, time_limit)
+    with _solving(), _ctrl_c_stops() as stopped:
+        solution = solve_from(positions[turn], deck, time_limit, stop=stopped.is_set)
+    _answer(solution, record.settings, record.seats, as_json, stopped.is_set(), first=turn + 1)
+
+
+def _answer(solution: Solution, settings: Settings, seats: tuple[str, ...], as_json: bool, stopped: bool, first: int = 1) -> None:
+    """Print the solution (as JSON or a table); stopped by a Ctrl-C, say so and exit with status 130."""
     if as_json:
         typer.echo(json.dumps(solution.to_json()))
-        return
-    show(solution, record.settings, record.seats, first=turn + 1)
+    else:
+        show(solution, settings, seats, first)
+    if stopped:
+        errors.print("interrupted: the best line found so far is shown")
+        raise typer.Exit(130)
 
 
 def _solving() -> Progress:
     """A spinner with the time elapsed, on a terminal, while one deal is solved: the few deals that take
-    seconds (or, with no time limit, minutes) show they are at work, and how a Ctrl-C stops them."""
-    columns = (SpinnerColumn(), TextColumn("solving (Ctrl-C stops it)"), TimeElapsedColumn())
+    seconds (or, with no time limit, minutes) show they are at work, and what a Ctrl-C does."""
+    columns = (SpinnerColumn(), TextColumn("solving (Ctrl-C stops it, with the best line so far)"), TimeElapsedColumn())
     progress = Progress(*columns, console=progress_console, transient=True, disable=not sys.stderr.isatty())
     progress.add_task("solving", total=None)
     return progress
+
+
+@contextmanager
+def _ctrl_c_stops() -> Iterator[threading.Event]:
+    """While one deal is solved: an event that the first Ctrl-C sets (the solver then stops as at its
+    time limit, with the best line found so far); a second Ctrl-C interrupts at once. Left unset where
+    this program does not hear Ctrl-C (outside the main thread, or SIGINT ignored)."""
+    stopped = threading.Event()
+    hears = threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
+    if not hears:
+        yield stopped
+        return
+
+    def heard(signum: int, frame: FrameType | None) -> None:
+        if stopped.is_set():
+            raise KeyboardInterrupt
+        stopped.set()
+
+    previous = signal.signal(signal.SIGINT, heard)
+    try:
+        yield stopped
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def show(solution: Solution, settings: Settings, seats: tuple[str, ...], first: int = 1) -> None:

@@ -55,6 +55,7 @@ class Search:
         self.deadline: float | None = None  # time.perf_counter() value
         self.node_limit: int | None = None
         self.interrupt: Callable[[], bool] | None = None  # asked every 1024 positions (as is the clock): stop now?
+        self.stop: Callable[[], bool] | None = None  # the caller's own `interrupt`: the budget is spent (a Ctrl-C)
         self.ordering = USUAL
         self.thorough = False  # add the costly bound of `solver.capacity`
         self.nodes = 0
@@ -123,6 +124,8 @@ class Search:
             raise OutOfBudget(f"node budget of {self.node_limit} spent")
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise OutOfBudget("time limit reached")
+        if self.stop is not None and self.stop():
+            raise OutOfBudget("stopped")
         if self.interrupt is not None and self.interrupt():
             raise OutOfBudget("interrupted")
 

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -83,10 +84,18 @@ def action_json(action: Action) -> dict[str, Any]:
     return data
 
 
-def solve(settings: Settings, deck: Sequence[Card], time_limit: float | None = None, node_limit: int | None = None) -> Solution:
-    """Decide the deal: a win (the maximum) or the best reachable score, with the line as proof."""
+def solve(
+    settings: Settings,
+    deck: Sequence[Card],
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> Solution:
+    """Decide the deal: a win (the maximum) or the best reachable score, with the line as proof.
+    `stop`, asked every few milliseconds: once true, the answer is given as if the time limit had
+    run out (a Ctrl-C at the terminal: "unknown", with the best line found so far)."""
     _check_deck(settings, deck)
-    return _solve_position(deal(GameState.new(settings), deck, checked=True), deck, time_limit, node_limit)
+    return _solve_position(deal(GameState.new(settings), deck, checked=True), deck, time_limit, node_limit, stop=stop)
 
 
 def solve_from(
@@ -95,17 +104,23 @@ def solve_from(
     time_limit: float | None = None,
     node_limit: int | None = None,
     ceiling: int | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> Solution:
     """Decide a game in progress, at a turn boundary of the engine's `state`, whose whole `deck` is known:
     the best score still reachable, and a line continuing the game that reaches it (replayed through the
     engine from `state`). A game stopped early (hanab.live's "game over") is solved as if it went on.
-    `ceiling`, when known (the best score of an earlier position), spares the search."""
+    `ceiling`, when known (the best score of an earlier position), spares the search; `stop` as for `solve`."""
     _check_deck(state.settings, deck)
-    return _solve_position(state, deck, time_limit, node_limit, ceiling)
+    return _solve_position(state, deck, time_limit, node_limit, ceiling, stop)
 
 
 def _solve_position(
-    state: GameState, deck: Sequence[Card], time_limit: float | None, node_limit: int | None, ceiling: int | None = None
+    state: GameState,
+    deck: Sequence[Card],
+    time_limit: float | None,
+    node_limit: int | None,
+    ceiling: int | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> Solution:
     """`solve_from`, on a deck already checked."""
     settings = state.settings
@@ -122,7 +137,7 @@ def _solve_position(
         verdict = "win" if state.won else "loss"
         reason = _ENDED[state.end] if state.end is not None else None
         return Solution(verdict, score, score, settings.variant.max_score, (), 0, time.perf_counter() - start, reason)
-    outcome = best_line(model, time_limit, node_limit, root=position_of(model, state), ceiling=ceiling)
+    outcome = best_line(model, time_limit, node_limit, root=position_of(model, state), ceiling=ceiling, stop=stop)
     actions, final = to_actions(settings, deck, outcome.line, state, checked=True)
     score = final.score if final.over or settings.ending is Ending.STANDARD else 0
     if score != outcome.score or (outcome.verdict == "win" and not (final.won and final.over)):
@@ -207,6 +222,7 @@ def best_line(
     node_limit: int | None = None,
     root: Position | None = None,
     ceiling: int | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> Outcome:
     """Greedy lines first; if they fall short of the bound, the finer bounds of `bounds.copies_bound`
     and `bounds.clues_bound`, short probes from the bound down, then `_climb`: the search for one
@@ -215,7 +231,8 @@ def best_line(
 
     `root` is the position to solve (default: the opening deal); `ceiling` a score known not to be
     beaten (proven at an earlier position). `node_limit` counts the depth-first search's positions;
-    `time_limit` bounds the whole."""
+    `time_limit` bounds the whole; `stop` (asked every 1,024 positions of the search, and every 50 ms
+    while it waits for the model) ends it early as the time limit would."""
     root = model.start() if root is None else root
     maximum = model.rules.max_score
     bound = explain(model, root)
@@ -228,6 +245,7 @@ def best_line(
         bound = clues_bound(model, root, bound)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     search = Search(model)
+    search.stop = stop
     reason: str | None = None
     glances = _Glances(model, root, search)
     top = bound.score
@@ -415,7 +433,7 @@ def _climb(
             elif question is not None and question.racing and turns >= 2 * len(BURNING):
                 # The search has had its climb and burning restarts: the pair has the rest, and once it
                 # answers the search below is interrupted at once and the answer taken (`OutOfBudget`).
-                question.done.wait()
+                _wait(question.done, search.stop)
             elif question is not None and turns < 2 * RESTARTS:
                 search.ordering = _restart_ordering(turns) if restart else USUAL
                 _slice(search, RESTART if restart else CLIMB, node_limit)
@@ -462,7 +480,7 @@ def _climb(
                         asked = question.target
                     elif not question.proven:  # ask again, with another seed and twice the time (see `_ask`)
                         attempt += 1
-                        question = _ask(model, root, top, deadline, line, attempt, best, ends, rival)
+                        question = _ask(model, root, top, deadline, line, attempt, best, ends, rival, stop=search.stop)
                         search.interrupt = question.done.is_set
                         continue
                     question = None
@@ -483,7 +501,7 @@ def _climb(
                 if not alone:
                     alone = search.nodes + CLIMB_ALONE - MODEL_JOINS  # the climb of this target goes on alone
                 glances.at = None  # (the model has joined: no more glances)
-                question = _ask(model, root, top, deadline, line, ends=ends, rival=rival, glance=glances.take())
+                question = _ask(model, root, top, deadline, line, ends=ends, rival=rival, glance=glances.take(), stop=search.stop)
                 search.interrupt = question.done.is_set
                 continue
             finally:
@@ -501,7 +519,7 @@ def _climb(
                     )
                     if decided is not None:
                         return decided
-                    question = _ask(model, root, top, deadline, line, ends=ends, rival=rival)
+                    question = _ask(model, root, top, deadline, line, ends=ends, rival=rival, stop=search.stop)
                     search.interrupt = question.done.is_set
                 continue
             best, line = _final_score(model, root, found), found
@@ -689,6 +707,7 @@ def _ask(
     ends: Endings | None = None,
     rival: _Rival | None = None,
     glance: Glance | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> sat.Question:
     """The model's question for `target` from `root`, started in the background, with the best `line`
     found so far (scoring `best`) as the solver's hint.
@@ -750,7 +769,8 @@ def _ask(
 
     Glucose's anchored glance (`_anchored`), which looks for a line reaching `target` that begins as
     `line` does, races too: from `ANCHORED_JOINS` seconds into the first attempt, and like CaDiCaL's
-    run it goes on from one attempt to the next until the question changes (`rival`)."""
+    run it goes on from one attempt to the next until the question changes (`rival`). The caller's
+    `stop` ends the search's wait for the pair at once."""
     seconds = MODEL_TIME * 2**attempt
     if deadline is not None:
         seconds = min(seconds, deadline - time.perf_counter())
@@ -781,7 +801,7 @@ def _ask(
         glance.stop()
     question.start()
     if question.racing:
-        question.done.wait(seconds if heights and floor is None else min(RACE_FIRST, seconds))
+        _wait(question.done, stop, seconds if heights and floor is None else min(RACE_FIRST, seconds))
     return question
 
 
@@ -901,8 +921,22 @@ def _slice(search: Search, positions: int, node_limit: int | None) -> None:
 
 
 def _caller_budget_spent(search: Search, node_limit: int | None, deadline: float | None) -> bool:
-    """Has the caller's own node limit or deadline run out (not a slice's, nor an interrupt)?"""
+    """Has the caller's own node limit or deadline run out, or has the caller stopped the search (not a
+    slice's budget, nor an interrupt)?"""
+    if search.stop is not None and search.stop():
+        return True
     return (node_limit is not None and search.nodes > node_limit) or (deadline is not None and time.perf_counter() >= deadline)
+
+
+def _wait(done: threading.Event, stop: Callable[[], bool] | None, seconds: float | None = None) -> None:
+    """Wait until `done` is set, `seconds` have passed, or `stop` says to stop (asked every 50 ms)."""
+    if stop is None:
+        done.wait(seconds)
+        return
+    end = None if seconds is None else time.perf_counter() + seconds
+    while not stop() and not done.wait(0.05 if end is None else max(0.0, min(0.05, end - time.perf_counter()))):
+        if end is not None and time.perf_counter() >= end:
+            return
 
 
 def _final_score(model: Deal, position: Position, line: list[Move]) -> int:

@@ -1,4 +1,5 @@
-"""The solver's child processes (CaDiCaL's runs) never outlive it, and a Ctrl-C ends a solve cleanly.
+"""The solver's child processes (CaDiCaL's runs) never outlive it, and a stop (a Ctrl-C) ends a solve
+cleanly, with the best line found so far.
 
 The child of a solve with no time limit has no alarm of its own: before these guards, a parent that
 died (killed, its terminal closed, or a Ctrl-C once CP-SAT had run) left it solving alone for good.
@@ -7,6 +8,7 @@ died (killed, its terminal closed, or a Ctrl-C once CP-SAT had run) left it solv
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -20,6 +22,7 @@ import pytest
 from deducer import DealOrder, Ending, Settings, Variant
 from solver import cadical, clauses
 from solver.model import Deal
+from solver.solve import solve
 
 linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the guard and /proc are Linux's")
 ROOT = Path(__file__).resolve().parent.parent
@@ -146,22 +149,48 @@ def test_a_runs_child_dies_with_its_parent(how: signal.Signals) -> None:
 
 
 @linux
-def test_a_ctrl_c_ends_a_solve_with_interrupted_and_no_child_left() -> None:
-    # 5-player Avalanche per seat 8001 (no time limit): its first question reaches CaDiCaL seconds in,
-    # and is undecided for long after. A Ctrl-C once CaDiCaL runs (so CP-SAT has run too, whose own
-    # handler used to leave SIGINT killing the process outright) prints "interrupted", exit status
-    # 130, and the child is gone.
+def test_a_stop_ends_a_long_solve_with_its_best_line_and_no_child_left() -> None:
+    # 5-player Avalanche per seat 8001, no time limit: a loss at 29 the model refutes 30 for only
+    # after tens of seconds; its first question reaches CaDiCaL seconds in. Stopped once CaDiCaL runs,
+    # the solve answers within seconds: "unknown", the best line found so far (replayed through the
+    # engine, as every line), 30 not refuted; CaDiCaL's child is gone.
+    settings = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.PER_SEAT)
+    stop = threading.Event()
+    stopped_at: list[float] = []
+
+    def stop_once_cadical_runs() -> None:
+        if _cadical_child(os.getpid(), 120) is not None:
+            stopped_at.append(time.perf_counter())
+            stop.set()
+
+    watcher = threading.Thread(target=stop_once_cadical_runs, daemon=True)
+    watcher.start()
+    solution = solve(settings, settings.variant.shuffled_deck(8001), stop=stop.is_set)
+    watcher.join()
+    assert stopped_at, "the solve never reached CaDiCaL"
+    assert time.perf_counter() - stopped_at[0] < 5
+    assert solution.verdict == "unknown" and 0 < solution.score <= 29 and solution.upper == 30 and solution.line
+    assert _cadical_child(os.getpid(), 0.5) is None
+
+
+@linux
+def test_a_ctrl_c_ends_a_solve_with_its_best_line_and_no_child_left() -> None:
+    # The same deal at the command line: a Ctrl-C once CaDiCaL runs (so CP-SAT has run too, whose own
+    # handler used to leave SIGINT killing the process outright) prints the best line found so far,
+    # says "interrupted" on stderr, exits with status 130, and the child is gone.
     solve = "from hanabi.main import main\nimport sys\n"
     solve += "sys.argv = ['hanabi', 'solve', '--seed', '8001', '--players', '5', '--variant', 'avalanche',"
-    solve += " '--deal', 'per-seat', '--rules', 'standard']\nmain()\n"
+    solve += " '--deal', 'per-seat', '--rules', 'standard', '--json']\nmain()\n"
     process = _python(solve)
     child = None
     try:
         child = _cadical_child(process.pid, 120)
         assert child is not None, "the solve never reached CaDiCaL"
         process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=20)
-        assert process.returncode == 130 and "interrupted" in err, (process.returncode, err)
+        out, err = process.communicate(timeout=20)
+        assert process.returncode == 130 and "interrupted: the best line found so far" in err, (process.returncode, err)
+        answer = json.loads(out)
+        assert answer["verdict"] == "unknown" and answer["upper"] == 30 and answer["line"]
         assert _gone_within(child, 2)
     finally:
         _kill_all(process, [child] if child else [])

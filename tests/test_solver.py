@@ -356,6 +356,16 @@ def test_budget_gives_unknown() -> None:
     assert result.upper == 30  # nothing refuted yet
 
 
+def test_a_stop_gives_unknown_with_the_best_line_found() -> None:
+    # The caller's `stop` is a budget spent: true from the start, the deal of the test above answers at
+    # once with its greedy line, not one position searched; a deal the greedy line wins needs no
+    # search, and is a win all the same.
+    settings = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD)
+    stopped = solve(settings, Variant.AVALANCHE.shuffled_deck(5), stop=lambda: True)
+    assert stopped.verdict == "unknown" and stopped.nodes == 0 and 0 < stopped.score < 30 and stopped.upper == 30
+    assert solve(Settings(players=3), Variant.BASE.shuffled_deck(1), stop=lambda: True).verdict == "win"
+
+
 def test_solution_json() -> None:
     result = solve(Settings(players=3), Variant.BASE.shuffled_deck(1))
     data = result.to_json()
