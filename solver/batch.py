@@ -14,6 +14,7 @@ from deducer.errors import HanabiError, NotationError
 from deducer.record import parse_json
 from deducer.schema import DealLineModel, validate
 from deducer.settings import Settings
+from solver import children
 from solver.solve import solve
 
 
@@ -85,7 +86,8 @@ def run_all(
             if progress:
                 progress()
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # (A worker dies with this process, however it dies: `solver.children`.)
+    with ProcessPoolExecutor(max_workers=workers, initializer=children.die_with, initargs=(os.getpid(),)) as pool:
         for result in pool.map(_run, items, chunksize=max(1, min(16, len(items) // (4 * workers)))):
             yield result
             if progress:

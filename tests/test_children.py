@@ -1,5 +1,5 @@
-"""The solver's child processes (CaDiCaL's runs) never outlive it, and a stop (a Ctrl-C) ends a solve
-cleanly, with the best line found so far.
+"""The solver's child processes (CaDiCaL's runs, a batch's workers) never outlive it, and a stop (a
+Ctrl-C) ends a solve cleanly, with the best line found so far.
 
 The child of a solve with no time limit has no alarm of its own: before these guards, a parent that
 died (killed, its terminal closed, or a Ctrl-C once CP-SAT had run) left it solving alone for good.
@@ -68,6 +68,14 @@ def _children(pid: int) -> list[int]:
     for task in Path(f"/proc/{pid}/task").glob("*"):
         with contextlib.suppress(OSError):
             found += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every process below `pid` (its children, theirs, and so on)."""
+    found = _children(pid)
+    for child in list(found):
+        found += _descendants(child)
     return found
 
 
@@ -194,3 +202,32 @@ def test_a_ctrl_c_ends_a_solve_with_its_best_line_and_no_child_left() -> None:
         assert _gone_within(child, 2)
     finally:
         _kill_all(process, [child] if child else [])
+
+
+@linux
+def test_a_batchs_workers_die_with_it(tmp_path: Path) -> None:
+    # `hanabi solve --batch` on two processes, no time limit, two deals that take long: once both
+    # workers are solving, the batch is killed without a chance to stop them. Its workers used to live
+    # on (one solving, one waiting for work that never came), with their own children; now every
+    # process below it is gone within seconds.
+    deals = tmp_path / "deals.jsonl"
+    deals.write_text(
+        '{"seed": 8001, "players": 5, "variant": "avalanche", "rules": "standard", "deal": "per-seat"}\n'
+        '{"seed": 8071, "players": 3, "variant": "avalanche", "rules": "standard"}\n'
+    )
+    command = ["hanabi", "solve", "--batch", str(deals), "--jobs", "2"]
+    batch = _python(f"from hanabi.main import main\nimport sys\nsys.argv = {command!r}\nmain()\n")
+    below: list[int] = []
+    try:
+        end = time.monotonic() + 60
+        while len(_children(batch.pid)) < 2 and time.monotonic() < end:
+            time.sleep(0.05)
+        time.sleep(1.0)  # (the workers are solving by now)
+        below = _descendants(batch.pid)
+        assert len(below) >= 2, "the batch never started its workers"
+        batch.kill()
+        batch.wait(10)
+        left = [pid for pid in below if not _gone_within(pid, 5)]
+        assert not left, f"{len(left)} of the batch's {len(below)} processes outlived it"
+    finally:
+        _kill_all(batch, below)
