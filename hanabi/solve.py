@@ -7,7 +7,7 @@ import signal
 import statistics
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
@@ -88,8 +88,8 @@ def solve_command(
         cards = settings.variant.shuffled_deck(seed)
     else:
         cards = parse_cards(deck or "")
-    with _solving(), _ctrl_c_stops() as stopped:
-        solution = solve(settings, cards, time_limit, stop=stopped.is_set)
+    with _solving() as report, _ctrl_c_stops() as stopped:
+        solution = solve(settings, cards, time_limit, stop=stopped.is_set, report=report)
     _answer(solution, settings, seats or tuple(f"P{seat}" for seat in range(settings.players)), as_json, stopped.is_set())
 
 
@@ -101,8 +101,8 @@ def _solve_turn(path: Path, turn: int, time_limit: float | None, as_json: bool) 
     positions = turn_states(record)
     if turn >= len(positions):
         raise RecordError(f"{path} has {len(positions) - 1} actions: there is no position after action {turn}")
-    with _solving(), _ctrl_c_stops() as stopped:
-        solution = solve_from(positions[turn], deck, time_limit, stop=stopped.is_set)
+    with _solving() as report, _ctrl_c_stops() as stopped:
+        solution = solve_from(positions[turn], deck, time_limit, stop=stopped.is_set, report=report)
     _answer(solution, record.settings, record.seats, as_json, stopped.is_set(), first=turn + 1)
 
 
@@ -117,13 +117,23 @@ def _answer(solution: Solution, settings: Settings, seats: tuple[str, ...], as_j
         raise typer.Exit(130)
 
 
-def _solving() -> Progress:
-    """A spinner with the time elapsed, on a terminal, while one deal is solved: the few deals that take
-    seconds (or, with no time limit, minutes) show they are at work, and what a Ctrl-C does."""
-    columns = (SpinnerColumn(), TextColumn("solving (Ctrl-C stops it, with the best line so far)"), TimeElapsedColumn())
-    progress = Progress(*columns, console=progress_console, transient=True, disable=not sys.stderr.isatty())
-    progress.add_task("solving", total=None)
-    return progress
+@contextmanager
+def _solving() -> Iterator[Callable[[int, int], None]]:
+    """A spinner on a terminal while one deal is solved, with the best score found, the most not yet
+    refuted, what a Ctrl-C does and the time elapsed (the few deals that take seconds, or with no time
+    limit minutes, show how far they are); yields the solver's `report` for it."""
+    columns = (
+        SpinnerColumn(),
+        TextColumn("{task.description}; Ctrl-C stops it and shows the best line"),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=progress_console, transient=True, disable=not sys.stderr.isatty()) as progress:
+        task = progress.add_task("solving", total=None)
+
+        def report(best: int, top: int) -> None:
+            progress.update(task, description=f"solving: best line found {best}, at most {top}")
+
+        yield report
 
 
 @contextmanager

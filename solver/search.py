@@ -56,6 +56,7 @@ class Search:
         self.node_limit: int | None = None
         self.interrupt: Callable[[], bool] | None = None  # asked every 1024 positions (as is the clock): stop now?
         self.stop: Callable[[], bool] | None = None  # the caller's own `interrupt`: the budget is spent (a Ctrl-C)
+        self.report: Callable[[int, int], None] | None = None  # the caller's: told (best found, most not refuted)
         self.ordering = USUAL
         self.thorough = False  # add the costly bound of `solver.capacity`
         self.nodes = 0

@@ -90,12 +90,15 @@ def solve(
     time_limit: float | None = None,
     node_limit: int | None = None,
     stop: Callable[[], bool] | None = None,
+    report: Callable[[int, int], None] | None = None,
 ) -> Solution:
     """Decide the deal: a win (the maximum) or the best reachable score, with the line as proof.
     `stop`, asked every few milliseconds: once true, the answer is given as if the time limit had
-    run out (a Ctrl-C at the terminal: "unknown", with the best line found so far)."""
+    run out (a Ctrl-C at the terminal: "unknown", with the best line found so far). `report` is told
+    (the best score found, the most not yet refuted) as the two close in on each other."""
     _check_deck(settings, deck)
-    return _solve_position(deal(GameState.new(settings), deck, checked=True), deck, time_limit, node_limit, stop=stop)
+    state = deal(GameState.new(settings), deck, checked=True)
+    return _solve_position(state, deck, time_limit, node_limit, stop=stop, report=report)
 
 
 def solve_from(
@@ -105,13 +108,14 @@ def solve_from(
     node_limit: int | None = None,
     ceiling: int | None = None,
     stop: Callable[[], bool] | None = None,
+    report: Callable[[int, int], None] | None = None,
 ) -> Solution:
     """Decide a game in progress, at a turn boundary of the engine's `state`, whose whole `deck` is known:
     the best score still reachable, and a line continuing the game that reaches it (replayed through the
     engine from `state`). A game stopped early (hanab.live's "game over") is solved as if it went on.
-    `ceiling`, when known (the best score of an earlier position), spares the search; `stop` as for `solve`."""
+    `ceiling`, when known (the best score of an earlier position), spares the search; `stop` and `report` as for `solve`."""
     _check_deck(state.settings, deck)
-    return _solve_position(state, deck, time_limit, node_limit, ceiling, stop)
+    return _solve_position(state, deck, time_limit, node_limit, ceiling, stop, report)
 
 
 def _solve_position(
@@ -121,6 +125,7 @@ def _solve_position(
     node_limit: int | None,
     ceiling: int | None = None,
     stop: Callable[[], bool] | None = None,
+    report: Callable[[int, int], None] | None = None,
 ) -> Solution:
     """`solve_from`, on a deck already checked."""
     settings = state.settings
@@ -137,7 +142,7 @@ def _solve_position(
         verdict = "win" if state.won else "loss"
         reason = _ENDED[state.end] if state.end is not None else None
         return Solution(verdict, score, score, settings.variant.max_score, (), 0, time.perf_counter() - start, reason)
-    outcome = best_line(model, time_limit, node_limit, root=position_of(model, state), ceiling=ceiling, stop=stop)
+    outcome = best_line(model, time_limit, node_limit, root=position_of(model, state), ceiling=ceiling, stop=stop, report=report)
     actions, final = to_actions(settings, deck, outcome.line, state, checked=True)
     score = final.score if final.over or settings.ending is Ending.STANDARD else 0
     if score != outcome.score or (outcome.verdict == "win" and not (final.won and final.over)):
@@ -223,6 +228,7 @@ def best_line(
     root: Position | None = None,
     ceiling: int | None = None,
     stop: Callable[[], bool] | None = None,
+    report: Callable[[int, int], None] | None = None,
 ) -> Outcome:
     """Greedy lines first; if they fall short of the bound, the finer bounds of `bounds.copies_bound`
     and `bounds.clues_bound`, short probes from the bound down, then `_climb`: the search for one
@@ -232,7 +238,9 @@ def best_line(
     `root` is the position to solve (default: the opening deal); `ceiling` a score known not to be
     beaten (proven at an earlier position). `node_limit` counts the depth-first search's positions;
     `time_limit` bounds the whole; `stop` (asked every 1,024 positions of the search, and every 50 ms
-    while it waits for the model) ends it early as the time limit would."""
+    while it waits for the model) ends it early as the time limit would; `report` is told (the best
+    score found, the most not yet refuted) after the greedy lines, after the probes, at each turn of
+    the climb, and last the answer's."""
     root = model.start() if root is None else root
     maximum = model.rules.max_score
     bound = explain(model, root)
@@ -245,10 +253,11 @@ def best_line(
         bound = clues_bound(model, root, bound)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     search = Search(model)
-    search.stop = stop
+    search.stop, search.report = stop, report
     reason: str | None = None
     glances = _Glances(model, root, search)
     top = bound.score
+    _report(search, best, top)
 
     def glance_if_due() -> None:  # (between the probes' move orders)
         nonlocal top, reason
@@ -271,6 +280,7 @@ def best_line(
                 break
         upper = top
         if best < top:
+            _report(search, best, top)
             best, best_line_found, reason, upper = _climb(
                 model, search, root, best, best_line_found, top, deadline, node_limit, glances, reason
             )
@@ -278,6 +288,7 @@ def best_line(
         upper = top
     finally:
         glances.stop()
+    _report(search, best, best if best == maximum else upper)
     if best == maximum:
         return Outcome("win", best, best, best_line_found, search.nodes, None)
     if upper == bound.score and reason is None:
@@ -422,6 +433,7 @@ def _climb(
     search.interrupt = glances.done  # (until the model joins: a glance has decided, or been stopped)
     try:
         while best < top:
+            _report(search, best, top)
             climbing = search.nodes < alone
             restart = question is not None and not climbing and turns % 2 == 0 and turns < 2 * RESTARTS
             target = top if restart else best + 1
@@ -926,6 +938,12 @@ def _caller_budget_spent(search: Search, node_limit: int | None, deadline: float
     if search.stop is not None and search.stop():
         return True
     return (node_limit is not None and search.nodes > node_limit) or (deadline is not None and time.perf_counter() >= deadline)
+
+
+def _report(search: Search, best: int, top: int) -> None:
+    """Tell the caller's `report` (if any) the best score found and the most not yet refuted."""
+    if search.report is not None:
+        search.report(best, top)
 
 
 def _wait(done: threading.Event, stop: Callable[[], bool] | None, seconds: float | None = None) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 import pytest
 
@@ -364,6 +365,21 @@ def test_a_stop_gives_unknown_with_the_best_line_found() -> None:
     stopped = solve(settings, Variant.AVALANCHE.shuffled_deck(5), stop=lambda: True)
     assert stopped.verdict == "unknown" and stopped.nodes == 0 and 0 < stopped.score < 30 and stopped.upper == 30
     assert solve(Settings(players=3), Variant.BASE.shuffled_deck(1), stop=lambda: True).verdict == "win"
+
+
+def test_the_reports_close_in_on_the_answer() -> None:
+    # What `report` is told as a solve goes on: the best found never falls, the most not refuted never
+    # rises, the first never passes the second, and the last report is the answer's score and bound.
+    # Deals decided by the greedy line, by the search, and by the model (5p Avalanche 5, above).
+    cases = [(Settings(players=3), Variant.BASE.shuffled_deck(1))]
+    avalanche = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD)
+    cases += [(avalanche, Variant.AVALANCHE.shuffled_deck(seed)) for seed in (5, 11, 12, 13)]
+    for settings, deck in cases:
+        told: list[tuple[int, int]] = []
+        solution = solve(settings, deck, time_limit=60, report=lambda best, top: told.append((best, top)))  # noqa: B023
+        assert told and told[-1] == (solution.score, solution.upper), (told, solution.verdict)
+        assert all(best <= top for best, top in told)
+        assert all(a[0] <= b[0] and a[1] >= b[1] for a, b in pairwise(told)), told
 
 
 def test_solution_json() -> None:
