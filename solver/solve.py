@@ -288,7 +288,7 @@ def best_line(
         upper = top
     finally:
         glances.stop()
-    _report(search, best, best if best == maximum else upper)
+    _report(search, best, upper)  # (a win's `upper` is the maximum: a proven bound at or above it)
     if best == maximum:
         return Outcome("win", best, best, best_line_found, search.nodes, None)
     if upper == bound.score and reason is None:
@@ -952,8 +952,9 @@ def _wait(done: threading.Event, stop: Callable[[], bool] | None, seconds: float
         done.wait(seconds)
         return
     end = None if seconds is None else time.perf_counter() + seconds
-    while not stop() and not done.wait(0.05 if end is None else max(0.0, min(0.05, end - time.perf_counter()))):
-        if end is not None and time.perf_counter() >= end:
+    while not stop():
+        left = None if end is None else end - time.perf_counter()
+        if (left is not None and left <= 0) or done.wait(0.05 if left is None else min(0.05, left)):
             return
 
 
