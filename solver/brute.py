@@ -1,7 +1,8 @@
 """A plain exhaustive reference, written straight from RULES.md, for small deals.
 
 No bounds, no move ordering, no trash merging, no dominance: every legal action
-is tried (memoised on the full state, which is exact). Only for reduced games
+is tried, until one reaches the maximum score (memoised on the full state, which
+is exact). Only for reduced games
 (`Rules` with few suits, ranks and cards in hand); the tests compare it with the
 real search on thousands of random small deals, from the opening deal and from
 positions reached by random play (`Brute.children`).
@@ -9,6 +10,7 @@ positions reached by random play (`Brute.children`).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cache
 
 from deducer.settings import MAX_CLUES, MAX_STRIKES, Ending, Stuck
@@ -62,6 +64,10 @@ class Brute:
 
     def children(self, state: State) -> list[State]:
         """The states after every legal action of an ongoing `state` (0-valued losses left out)."""
+        return list(self._children(state))
+
+    def _children(self, state: State) -> Iterator[State]:
+        """`children`, one at a time."""
         rules, deck = self.deal.rules, self.deal.deck
         ranks, players = rules.ranks, rules.players
         crowning = rules.ending is Ending.CROWNING
@@ -81,8 +87,8 @@ class Brute:
             return ((player + 1) % players, new_drawn, fireworks, clues, strikes, discards, new_final, new_hands)
 
         if crowning and not hands[player] and not self._can_hint(state):
-            return [after(None, fireworks, clues, strikes, discards)]  # stuck=pass (stuck=lose has ended)
-        result = []
+            yield after(None, fireworks, clues, strikes, discards)  # stuck=pass (stuck=lose has ended)
+            return
         for card in set(hands[player]):
             suit, rank = divmod(card, ranks)
             lost_if_gone = crowning and rank >= fireworks[suit] and discards.count(card) == rules.copies_of(card) - 1
@@ -93,16 +99,15 @@ class Brute:
                 if right and fireworks[suit] == rank:
                     bonus = (rank == ranks - 1) + (announce is not None)
                     grown = fireworks[:suit] + (rank + 1,) + fireworks[suit + 1 :]
-                    result.append(after(card, grown, min(MAX_CLUES, clues + bonus) if bonus else clues, strikes, discards))
+                    yield after(card, grown, min(MAX_CLUES, clues + bonus) if bonus else clues, strikes, discards)
                 elif strikes + 1 == MAX_STRIKES or lost_if_gone:
                     continue  # the game is lost: worth 0
                 else:
-                    result.append(after(card, fireworks, clues, strikes + 1, gone))
+                    yield after(card, fireworks, clues, strikes + 1, gone)
             if clues < MAX_CLUES and not lost_if_gone:
-                result.append(after(card, fireworks, clues + 1, strikes, gone))
+                yield after(card, fireworks, clues + 1, strikes, gone)
         if self._can_hint(state):
-            result.append(after(None, fireworks, clues - 1, strikes, discards))
-        return result
+            yield after(None, fireworks, clues - 1, strikes, discards)
 
     def _value(self, state: State) -> int:
         self.visited += 1
@@ -111,7 +116,12 @@ class Brute:
         over = self.result(state)
         if over is not None:
             return over
-        return max((self.value(child) for child in self.children(state)), default=0)
+        best, top = 0, self.deal.rules.max_score
+        for child in self._children(state):
+            best = max(best, self.value(child))
+            if best == top:
+                break  # (nothing scores more)
+        return best
 
 
 def best_score(deal: Deal) -> int:

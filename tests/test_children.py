@@ -94,9 +94,13 @@ def _cadical_child(pid: int, seconds: float) -> int | None:
 
 
 def _python(code: str) -> subprocess.Popen[str]:
-    """`code` run by this Python from the repository, Ctrl-C raising KeyboardInterrupt in it (even
-    when the tests run where SIGINT is ignored, as in a background job)."""
-    prelude = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+    """`code` run by this Python from the repository, Ctrl-C raising KeyboardInterrupt in it and
+    SIGTERM and SIGHUP ending it, even when the tests run where they are ignored (SIGINT in a
+    background job, SIGHUP under `nohup`: an ignored signal stays ignored across `exec`)."""
+    prelude = (
+        "import signal; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+        "for how in (signal.SIGTERM, signal.SIGHUP): signal.signal(how, signal.SIG_DFL)\n"
+    )
     return subprocess.Popen(
         [sys.executable, "-c", prelude + code],
         cwd=ROOT,
