@@ -2,10 +2,10 @@
 
 No bounds, no move ordering, no trash merging, no dominance: every legal action
 is tried, until one reaches the maximum score (memoised on the full state, which
-is exact). Only for reduced games
-(`Rules` with few suits, ranks and cards in hand); the tests compare it with the
-real search on thousands of random small deals, from the opening deal and from
-positions reached by random play (`Brute.children`).
+is exact). Only for reduced games (`Rules` with few suits, ranks and cards in
+hand); the tests compare it with the real search on thousands of random small
+deals, from the opening deal and from positions reached by random play
+(`Brute.children`).
 """
 
 from __future__ import annotations
