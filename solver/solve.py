@@ -239,8 +239,8 @@ def best_line(
     beaten (proven at an earlier position). `node_limit` counts the depth-first search's positions;
     `time_limit` bounds the whole; `stop` (asked every 1,024 positions of the search, and every 50 ms
     while it waits for the model) ends it early as the time limit would; `report` is told (the best
-    score found, the most not yet refuted) after the greedy lines, after the probes, at each turn of
-    the climb, and last the answer's."""
+    score found, the most not yet refuted) after the greedy lines, at each turn of the climb (the first
+    just after the probes), and last the answer's."""
     root = model.start() if root is None else root
     maximum = model.rules.max_score
     bound = explain(model, root)
@@ -279,8 +279,7 @@ def best_line(
                 best, best_line_found = _final_score(model, root, probe), probe
                 break
         upper = top
-        if best < top:
-            _report(search, best, top)
+        if best < top:  # (the climb reports at each turn, the first just after the probes)
             best, best_line_found, reason, upper = _climb(
                 model, search, root, best, best_line_found, top, deadline, node_limit, glances, reason
             )
