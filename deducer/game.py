@@ -148,10 +148,14 @@ class GameState:
 
     def touched(self, target: int, clue: Clue) -> tuple[int, ...] | None:
         """Slots of `target` that `clue` points at, or None if some card there is unknown."""
-        hand = self.hands[target]
-        if any(item.card is None for item in hand):
-            return None
-        return tuple(slot for slot, item in enumerate(hand, 1) if item.card is not None and clue.touches(item.card))
+        slots = []
+        touches = clue.touches
+        for slot, item in enumerate(self.hands[target], 1):
+            if item.card is None:
+                return None
+            if touches(item.card):
+                slots.append(slot)
+        return tuple(slots)
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the player to act (hints on unknown hands have touched=None)."""
@@ -235,10 +239,10 @@ class GameState:
                 f"{event.notation(self.seats)} refused at {self.where()}: it is {self.name(self.current)}'s turn"
             )
         changes: dict[str, Any]
-        if isinstance(event, Hint):
-            changes = self._hint(event)
-        elif isinstance(event, Play):
+        if isinstance(event, Play):  # the commonest first
             changes = self._play(event)
+        elif isinstance(event, Hint):
+            changes = self._hint(event)
         elif isinstance(event, Discard):
             changes = self._discard(event)
         else:
@@ -377,8 +381,8 @@ class GameState:
         if event.announce is not None and event.announce not in self.settings.variant.suits:
             raise self._refuse(event, f"there is no {event.announce.word} suit in this game")
         card, hands = self._take(event)
-        if (event.announce is None or event.announce is card.suit) and self.playable(card):
-            index = self.settings.variant.suits.index(card.suit)
+        index = self.settings.variant.suits.index(card.suit)
+        if (event.announce is None or event.announce is card.suit) and self.fireworks[index] == card.rank - 1:
             fireworks = self.fireworks[:index] + (card.rank,) + self.fireworks[index + 1 :]
             clues = self.clues
             if card.rank == 5:
@@ -410,7 +414,8 @@ class GameState:
         if changes.get("end") is not None:  # the action ended the game
             fields["must_draw"] = None
             return _built(fields)
-        must_draw = event.seat if isinstance(event, (Play, Discard)) and self.deck_left > 0 else None
+        drawing = isinstance(event, (Play, Discard)) and self.drawn < self.settings.variant.deck_size  # (`deck_left`, inline)
+        must_draw = event.seat if drawing else None
         end = None
         if self.final_turns is not None:
             fields["final_turns"] = self.final_turns - 1
