@@ -503,7 +503,7 @@ def _climb(
                     top = asked - 1
                 # The model joins (once the burning orders have had a longer try at its target) or asks again.
                 top, ends, refuted, decided = _short_of_the_model(
-                    model, search, root, top, best, line, refuted, deadline, node_limit, not alone, glances.done
+                    model, search, root, top, best, line, refuted, deadline, node_limit, not alone, glances.done, glances.known
                 )
                 if decided is not None:
                     return decided
@@ -526,7 +526,7 @@ def _climb(
                     attempt = 0
                     rival.stop()
                     top, ends, refuted, decided = _short_of_the_model(
-                        model, search, root, top, best, line, refuted, deadline, node_limit
+                        model, search, root, top, best, line, refuted, deadline, node_limit, known=glances.known
                     )
                     if decided is not None:
                         return decided
@@ -560,6 +560,9 @@ CAPPED_PROBE = 2400  # positions shared by the open endings' capped games before
 CAPPED_ORDERS = (USUAL, BURNING[0])
 
 
+TopEndings = dict[int, Endings | None]  # the endings of each top of a root bounded so far (`open_endings`)
+
+
 class _Glances:
     """Glucose's glances at the top before the model joins (`solver.glance`, see `_climb`): the first
     once the search has spent `GLANCE_AFTER` positions on the deal (its probes included), on two cores
@@ -568,6 +571,7 @@ class _Glances:
 
     def __init__(self, model: Deal, root: Position, search: Search) -> None:
         self._model, self._root, self._search = model, root, search
+        self.known: TopEndings = {}  # (shared with the model's questions: see `_endings`)
         after = GLANCE_AFTER if RACE and sat.applies(model) else None
         self.at: int | None = None if after is None else search.nodes + after
         self.ends: Endings | None = None
@@ -584,7 +588,7 @@ class _Glances:
         self.at = None
         if not glances(self._model):
             return top, None
-        top, self.ends, why = _endings(self._model, self._root, top, best)
+        top, self.ends, why = _endings(self._model, self._root, top, best, self.known)
         if top > best:
             self._glance = Glance(self._model, top, self._root, _told(self.ends, top))
             self._glance.start()
@@ -616,13 +620,20 @@ class _Glances:
             self._glance = None
 
 
-def _endings(model: Deal, root: Position, top: int, best: int) -> tuple[int, Endings | None, str | None]:
+def _endings(
+    model: Deal, root: Position, top: int, best: int, known: TopEndings | None = None
+) -> tuple[int, Endings | None, str | None]:
     """`top` (a proven bound above `best`) lowered while the bounds refute every way the fireworks
     can end at it (`solver.endings`; standard rules): the new top, its endings left open (None: too
-    many to check, or the caps themselves), and why the last top refuted fell (None if none did)."""
+    many to check, or the caps themselves), and why the last top refuted fell (None if none did).
+    `known` keeps the endings bounded for the next call on the same root: Glucose's glance and then
+    the model ask the same top, and its bounds can take a second (5p Avalanche per seat 301: 1.0-1.3 s)."""
+    known = {} if known is None else known
     reason = None
     while top > best and model.rules.ending is Ending.STANDARD and top < sum(root[3]):
-        ends = open_endings(model, root, top)
+        if top not in known:
+            known[top] = open_endings(model, root, top)
+        ends = known[top]
         if ends is None or ends.open:
             return top, ends, reason
         reason, top = ends.reason(), top - 1
@@ -641,6 +652,7 @@ def _short_of_the_model(
     node_limit: int | None,
     burn: bool = False,
     interrupt: Callable[[], bool] | None = None,
+    known: TopEndings | None = None,
 ) -> tuple[int, Endings | None, str | None, tuple[int, list[Move], str | None, int] | None]:
     """Before the model is asked for `top` (a proven bound above `best`, scored by `line`): the top as
     `_endings` lowers it, its endings left open, how the last target refuted fell (`refuted` unless a
@@ -649,8 +661,8 @@ def _short_of_the_model(
     capped game of each open ending, where the cards above it are trash and every card still needed
     must be played, the search's tightest case (3p Avalanche round-robin 3236: 27 in 82 positions,
     where the model took about 3 s); then, with `burn`, in the burning orders (`BURN_JOIN` positions
-    each). An `interrupt` (Glucose's glance has decided) ends the short search at once."""
-    top, ends, why = _endings(model, root, top, best)
+    each). An `interrupt` (Glucose's glance has decided) ends the short search at once. `known`: as for `_endings`."""
+    top, ends, why = _endings(model, root, top, best, known)
     refuted = why or refuted
     if top <= best:
         return top, ends, refuted, (best, line, refuted, best)

@@ -13,7 +13,7 @@ from deducer.settings import DealOrder
 from solver import sat
 from solver import solve as solving
 from solver.brute import best_score
-from solver.endings import capped, endings, open_endings, uncapped
+from solver.endings import Endings, capped, endings, open_endings, uncapped
 from solver.model import DISCARD, HINT, MISPLAY, ONGOING, TRASH, Deal, Position
 from solver.search import Search
 from solver.solve import solve
@@ -81,6 +81,28 @@ def test_a_narrow_loss_is_found_by_its_open_endings() -> None:
 
 
 @cache
+def test_the_endings_of_a_top_are_bounded_once_for_the_glance_and_the_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 5 players, Avalanche, per seat seed 301, true best 29: the clue tokens refute 30 at the deal, and
+    # of the 6 ways to end at 29 they refute 4 (the relaxation of each takes up to 0.4 s here). Where
+    # two cores let Glucose glance at 29 before the model asks for it, both are told the 2 endings left
+    # (those of green or multicolour stopping at 4): the bounds are run once, not once for each.
+    settings = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.PER_SEAT)
+    deck = Variant.AVALANCHE.shuffled_deck(301)
+    model = Deal.of(settings, deck)
+    ends = open_endings(model, model.start(), 29)
+    assert ends is not None and ends.open == ((5, 5, 5, 5, 4, 5), (5, 5, 5, 5, 5, 4)) and ends.refuted == 4
+    tops: list[int] = []
+
+    def counted(model: Deal, root: Position, top: int) -> Endings | None:
+        tops.append(top)
+        return open_endings(model, root, top)
+
+    monkeypatch.setattr(solving, "open_endings", counted)
+    result = solve(settings, deck, time_limit=60)
+    assert (result.verdict, result.score, result.upper) == ("loss", 29, 29)
+    assert tops == [29]
+
+
 @cache
 def brute_forced() -> list[tuple[Deal, Position, int]]:
     """Reduced deals under standard rules that the model covers, at the deal and a few random actions
