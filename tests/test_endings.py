@@ -80,7 +80,6 @@ def test_a_narrow_loss_is_found_by_its_open_endings() -> None:
     assert (result.verdict, result.score) == ("loss", 29)
 
 
-@cache
 def test_the_endings_of_a_top_are_bounded_once_for_the_glance_and_the_model(monkeypatch: pytest.MonkeyPatch) -> None:
     # 5 players, Avalanche, per seat seed 301, true best 29: the clue tokens refute 30 at the deal, and
     # of the 6 ways to end at 29 they refute 4 (the relaxation of each takes up to 0.4 s here). Where
