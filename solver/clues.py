@@ -118,6 +118,7 @@ def most_plays(
     chains = tuple(tuple(i for i, card in enumerate(cards) if card // ranks == suit) for suit in suits)
     place = {i: (s, step) for s, chain in enumerate(chains) for step, i in enumerate(chain)}
     fives = tuple(card % ranks == ranks - 1 for card in cards)
+    total = len(cards)
     # A state failed: for each number of clue tokens it failed with, the fewest plays it failed to make. Fewer
     # tokens never help (a token is only ever spent), so it fails with as many tokens or fewer, and as many plays or more.
     failed: dict[tuple[int, int, int, tuple[int, ...], tuple[int, ...]], dict[int, int]] = {}
@@ -131,12 +132,14 @@ def most_plays(
         if need <= 0:
             return True
         acts = drawing - act + players if left < 0 else left
-        if min(acts, len(cards) - sum(played)) < need:
+        if acts < need or total - sum(played) < need:
             return False
         key = (act, left, seat, played, held)
         known = failed.get(key)
-        if known is not None and any(tokens >= clues and fewest <= need for tokens, fewest in known.items()):
-            return False
+        if known is not None:
+            for tokens, fewest in known.items():  # (a loop, not `any` over a generator: the hot path)
+                if tokens >= clues and fewest <= need:
+                    return False
         if len(failed) >= MOST_STATES:
             raise TooBig
         bit, following = 1 << seat, (seat + 1) % players
