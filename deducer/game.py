@@ -381,8 +381,8 @@ class GameState:
         if event.announce is not None and event.announce not in self.settings.variant.suits:
             raise self._refuse(event, f"there is no {event.announce.word} suit in this game")
         card, hands = self._take(event)
-        index = self.settings.variant.suits.index(card.suit)
-        if (event.announce is None or event.announce is card.suit) and self.fireworks[index] == card.rank - 1:
+        if (event.announce is None or event.announce is card.suit) and self.playable(card):
+            index = self.settings.variant.suits.index(card.suit)
             fireworks = self.fireworks[:index] + (card.rank,) + self.fireworks[index + 1 :]
             clues = self.clues
             if card.rank == 5:
@@ -414,8 +414,7 @@ class GameState:
         if changes.get("end") is not None:  # the action ended the game
             fields["must_draw"] = None
             return _built(fields)
-        drawing = isinstance(event, (Play, Discard)) and self.drawn < self.settings.variant.deck_size  # (`deck_left`, inline)
-        must_draw = event.seat if drawing else None
+        must_draw = event.seat if isinstance(event, (Play, Discard)) and self.deck_left > 0 else None
         end = None
         if self.final_turns is not None:
             fields["final_turns"] = self.final_turns - 1
