@@ -185,10 +185,11 @@ class Question:
         is the best score from `floor` up to `target`, which no line may beat (see `answer`).
         `race`: rivals race the first configuration (see the class): the other configuration (not
         with a `floor`), and CaDiCaL's run on this question (for `target`, told `ends`) if `rival` is
-        given: called once the question has run `rival_after` seconds undecided, it returns the run
-        (started then, or already running), which races for the rest of the question's time and is
-        left running. It takes the other configuration's place: from the start, the other never
-        starts; joining late, it stops the other.
+        given: called once the other configuration has spent `rival_after` of CP-SAT's deterministic
+        time undecided (its unit of work: the same on a busy or a slow machine as on an idle one), it
+        returns the run (started then, or already running), which races for the rest of the
+        question's time and is left running. It takes the other configuration's place: with
+        `rival_after` 0, the other never starts; otherwise the other stops after that much work.
         `ends` (standard rules): the question is a line whose fireworks end at one of these heights,
         each summing to `target`, which no line may beat (`solver.endings`); with a `floor`, only
         CaDiCaL's (its question is the target).
@@ -201,8 +202,9 @@ class Question:
         `anchored_after` seconds undecided (unless an earlier question started it), it races for the
         rest of the question's time and is left running (a line it finds decides the question; it
         never proves one out of reach). The caller stops it.
-        `first_for`: the first configuration's own time, if shorter than the question's: it stops
-        then, and the rivals race on (only where CaDiCaL races: see `solver.solve._ask`)."""
+        `first_for`: the first configuration's own work (CP-SAT's deterministic time), if it is to
+        stop before the question's time is up: it stops then, and the rivals race on (only where
+        CaDiCaL races: see `solver.solve._ask`)."""
         from ortools.sat.python import cp_model
 
         if not applies(deal):
@@ -220,7 +222,7 @@ class Question:
         # rival (which is told them) and no floor.
         told = not race and self.floor is None
         self._models = [_hinted(deal, target, self.root, self.floor, ends if told else (), line)]
-        self._starter = (rival, rival_after) if race and rival is not None else None  # CaDiCaL's (see `__init__`)
+        self._starter = rival if race else None  # CaDiCaL's (see `__init__`)
         self._rival: Rival | None = None  # CaDiCaL, once racing for the target (told its endings)
         self._true: set[int] | None = None  # CaDiCaL's solution, when it decided the question first
         self._began = 0.0  # when `run` began
@@ -246,10 +248,12 @@ class Question:
             other.parameters.copy_from(self._solver.parameters)
             other.parameters.linearization_level = 0
             self._solvers.append(other)
+            if self._starter is not None:  # (CaDiCaL takes its place once it has done this much work)
+                other.parameters.max_deterministic_time = rival_after
             if not ends:
                 self._models.append(self._models[0])
-        if first_for is not None and self._starter is not None and (seconds is None or first_for < seconds):
-            self._solver.parameters.max_time_in_seconds = max(0.01, first_for)  # (after the other's copy)
+        if first_for is not None and self._starter is not None:
+            self._solver.parameters.max_deterministic_time = first_for  # (after the other's copy)
         # Told the endings, the other's model differs (its windows too): it is built once the first
         # solver has begun (see `run`), which starts 0.2-0.3 s sooner on 4p/5p Avalanche (the 52 slow
         # losses, best of two alternating runs: 72.1 -> 68.4 s in all, 11 -> 7 over 2 s).
@@ -260,7 +264,7 @@ class Question:
         self._decided = threading.Event()  # a racing solver has decided the question
         self._over = threading.Event()  # the question is decided or stopped: CaDiCaL's racer stops waiting
         self._thread: threading.Thread | None = None
-        self._ceded = threading.Event()  # the other configuration has given its place to CaDiCaL
+        self._spent = threading.Event()  # the other configuration has done its work undecided (or never races)
         # Glucose's glance at this very question, already running: in a racing pair, it keeps the
         # other configuration's place for the question's first `glance_for` seconds.
         self._glance = glance if glance is not None and racing and (glance.target, glance.ends) == (target, tuple(ends)) else None
@@ -274,12 +278,14 @@ class Question:
             if not self.racing:
                 self._status = self._solver.solve(self._models[0][0])
                 return
+            if len(self._solvers) < 2:  # (CaDiCaL races from the start)
+                self._spent.set()
             threads = [threading.Thread(target=self._race, args=(solver,), daemon=True) for solver in self._solvers]
             if self._glance is not None:
                 threads[1] = threading.Thread(target=self._race_glance, args=(self._glance, self._solvers[1]), daemon=True)
             self._began = time.perf_counter()
             if self._starter is not None:
-                threads.append(threading.Thread(target=self._race_clauses, args=self._starter, daemon=True))
+                threads.append(threading.Thread(target=self._race_clauses, args=(self._starter,), daemon=True))
             if self._anchored is not None:
                 threads.append(threading.Thread(target=self._race_anchored, args=self._anchored, daemon=True))
             threads[0].start()
@@ -293,9 +299,6 @@ class Question:
                     if self._decided.wait(0.05):  # stop the losers, repeatedly: only heard once a search has begun
                         self._stop_all()
                         thread.join(0.005)
-                    elif self._ceded.is_set():  # CaDiCaL has the other configuration's place: stop it, as above
-                        for other in self._solvers[1:]:
-                            other.stop_search()
         except BaseException:
             self._stop_all()  # (the first solver may have begun)
             raise
@@ -333,9 +336,10 @@ class Question:
         neither does, the first solver's status counts (its time limit)."""
         from ortools.sat.python import cp_model
 
-        if solver is not self._solver and self._ceded.is_set():
-            return
         status = solver.solve(self._models[self._solvers.index(solver)][0])
+        limit = solver.parameters.max_deterministic_time
+        if solver is not self._solver and status == cp_model.UNKNOWN and solver.deterministic_time >= limit:
+            self._spent.set()  # (not stopped, nor out of time: CaDiCaL's turn)
         with self._lock:
             decided = self._status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
             if decided:
@@ -379,19 +383,17 @@ class Question:
             self._glanced, self._status = found, cp_model.OPTIMAL
             self._decided.set()
 
-    def _race_clauses(self, start: Callable[[], Rival], after: float) -> None:
-        """CaDiCaL racing, from `after` seconds into the question until its time is up (or the question
-        stopped): if it decides the question first, its answer counts."""
+    def _race_clauses(self, start: Callable[[], Rival]) -> None:
+        """CaDiCaL racing, once the other configuration has done its work undecided (at once if it does
+        not race), until the question's time is up (or the question stopped): if it decides the
+        question first, its answer counts."""
         from ortools.sat.python import cp_model
 
-        if not self._joins(after):
+        if not self._outlasts(self._spent) or self._decided.is_set():
             return
         rival = start()
         with self._lock:
             self._rival = rival
-            self._ceded.set()
-        for other in self._solvers[1:]:  # (CaDiCaL takes its place; `run` stops it again if unheard)
-            other.stop_search()
         if not self._outlasts(rival.run.finished):
             return
         found = rival.run.wait()

@@ -715,8 +715,10 @@ RACE = (os.cpu_count() or 1) >= 2
 CADICAL = True  # CaDiCaL races the model's questions (see `_ask`)
 RACE_FIRST = 2.0  # seconds the pair races alone, before the search climbs beside it (see `_ask`)
 GLANCE_RACES = 0.5  # seconds of the first question in which a running glance keeps the other configuration's place
-CADICAL_JOINS = 2.0  # seconds of the first attempt before CaDiCaL takes the other configuration's place (see `_ask`)
-FIRST_YIELDS = 4.0  # seconds of the first attempt after which the first configuration leaves it to its rivals (see `_ask`)
+# The other configuration's work in the first attempt (CP-SAT's deterministic time) before CaDiCaL takes its place (see `_ask`)
+CADICAL_JOINS = 1.0
+# The first configuration's work in the first attempt (CP-SAT's deterministic time) before it leaves it to its rivals (`_ask`)
+FIRST_YIELDS = 3.0
 
 
 def _ask(
@@ -737,44 +739,63 @@ def _ask(
 
     CP-SAT's time on a win varies tenfold with its random seed (a few 5p Avalanche deals: 1 s on most
     seeds, 15-20 s on some), so an attempt gets `MODEL_TIME` seconds, twice as many each time it runs
-    out, and a new seed (every question the model answered took 8 s at most on 2,000 such deals).
-    Every other attempt asks for the best score from one point above `best` up to `target`: when the
-    bound itself is hard to decide, a better line below it often is not (5p Avalanche round-robin 744:
-    the model finds 27 in a second, and cannot decide 28 in minutes). On two cores, CaDiCaL races too
+    out, and a new seed (every question the model answered took 8 s at most on 2,000 such deals). Every
+    other attempt asks for the best score from one point above `best` up to `target`: when the bound
+    itself is hard to decide, a better line below it often is not (5p Avalanche round-robin 744: the
+    model finds 27 in a second, and cannot decide 28 in minutes). On two cores, CaDiCaL races too
     (`CADICAL`, `sat.Question`), which decides other deals than the pair, in the other configuration's
-    place: in the first attempt once the pair has had `CADICAL_JOINS` seconds undecided (the pair
-    decides most of its questions sooner, and those never meet it), and from the start of the attempts
-    after it. It has no seed to vary, and a restart would lose what it has learnt: one run (`_Rival`)
-    races every attempt at the question until the question changes (of 8 slow deals, in 60 s each, a run
-    restarted with each odd attempt left 5 undecided, the run kept 3, and in 120 s none). Joining the
-    first attempt after 3 s rather than at the second attempt (10 s in), on the 22 slowest deals known
-    (3p/4p/5p Avalanche and 5p base, seeds 0-8499, one run each in separate processes, alternating):
-    295.4 -> 260.0 s in all; 8 of the 9 over 10 s each 4.4-6.0 s sooner (5p round-robin 8240 12.4 -> 6.4
-    s, 8329 15.1 -> 10.6 s, per seat 3785 19.8 -> 15.2 s, 8001 47.1 -> 41.9 s; 4p per seat 8248, which
-    the second attempt's first configuration decides, 15.0 -> 14.8 s); 4p round-robin 8248, which the
-    pair decides at 6.5 s, 6.7 -> 9.0 s and 5p base round-robin 8450 4.1 -> 4.3 s (three racers on two
-    cores); the 11 decided in under 3 s as before. Joining after 2 s instead of 3 was a wash (9 of them:
-    63.7 -> 62.3 s); keeping the pair beside CaDiCaL in the later attempts too did worse (5p per seat
-    3785 15.0 -> 17.9 s, 4p per seat 8071 23.0 -> 31.3 s, 3p per seat 8071 20.8 -> 25.3 s). Those joins
-    were as a third racer beside the pair; in the other configuration's place (stopping it) after 3 s,
-    on the 26 slow deals of `bench_hard.py` (30 s each; two runs each, alternating): 137.7-141.5 ->
-    125.2-126.7 s in all, the wins of CaDiCaL sooner (5p round-robin 8329 10.8 -> 7.8-8.3 s, 8240 6.4 ->
-    5.3 s, per seat 3785 19.5-19.8 -> 17.5-17.9 s, 4p round-robin 8248 11.8-12.0 -> 9.4-10.0 s) and
-    those of the anchored glance too (3p per seat 8071 11.0-11.7 -> 9.5-9.6 s, 4p per seat 8248
-    15.0-15.5 -> 13.3-13.4 s); on the 106 mid deals 46.7-48.8 -> 47.9-48.6 s, the median 0.26 s. Taking
-    its place after 2 s rather than 3: 125.5 / 122.7 -> 120.0 / 118.1 s on the slow deals (4p per seat
-    8248 13.8 -> 12.2-12.3 s, 5p round-robin 8329 7.7 -> 6.9 s), 44.8 / 43.0 -> 44.1 / 43.9 s on the mid
-    deals; after 1 s: 123.6 -> 126.3 s and 44.0 -> 51.6 s (the deals the other configuration decides in
-    its second second).
+    place: in the first attempt once the other configuration has done `CADICAL_JOINS` of work undecided
+    (the pair decides most of its questions sooner, and those never meet it), and from the start of the
+    attempts after it. It has no seed to vary, and a restart would lose what it has learnt: one run
+    (`_Rival`) races every attempt at the question until the question changes (of 8 slow deals, in 60 s
+    each, a run restarted with each odd attempt left 5 undecided, the run kept 3, and in 120 s none).
+    Joining the first attempt after 3 s rather than at the second attempt (10 s in), on the 22 slowest
+    deals known (3p/4p/5p Avalanche and 5p base, seeds 0-8499, one run each in separate processes,
+    alternating): 295.4 -> 260.0 s in all; 8 of the 9 over 10 s each 4.4-6.0 s sooner (5p round-robin
+    8240 12.4 -> 6.4 s, 8329 15.1 -> 10.6 s, per seat 3785 19.8 -> 15.2 s, 8001 47.1 -> 41.9 s; 4p per
+    seat 8248, which the second attempt's first configuration decides, 15.0 -> 14.8 s); 4p round-robin
+    8248, which the pair decides at 6.5 s, 6.7 -> 9.0 s and 5p base round-robin 8450 4.1 -> 4.3 s (three
+    racers on two cores); the 11 decided in under 3 s as before. Joining after 2 s instead of 3 was a
+    wash (9 of them: 63.7 -> 62.3 s); keeping the pair beside CaDiCaL in the later attempts too did
+    worse (5p per seat 3785 15.0 -> 17.9 s, 4p per seat 8071 23.0 -> 31.3 s, 3p per seat 8071 20.8 ->
+    25.3 s). Those joins were as a third racer beside the pair; in the other configuration's place
+    (stopping it) after 3 s, on the 26 slow deals of `bench_hard.py` (30 s each; two runs each,
+    alternating): 137.7-141.5 -> 125.2-126.7 s in all, the wins of CaDiCaL sooner (5p round-robin 8329
+    10.8 -> 7.8-8.3 s, 8240 6.4 -> 5.3 s, per seat 3785 19.5-19.8 -> 17.5-17.9 s, 4p round-robin 8248
+    11.8-12.0 -> 9.4-10.0 s) and those of the anchored glance too (3p per seat 8071 11.0-11.7 -> 9.5-9.6
+    s, 4p per seat 8248 15.0-15.5 -> 13.3-13.4 s); on the 106 mid deals 46.7-48.8 -> 47.9-48.6 s, the
+    median 0.26 s. Taking its place after 2 s rather than 3: 125.5 / 122.7 -> 120.0 / 118.1 s on the
+    slow deals (4p per seat 8248 13.8 -> 12.2-12.3 s, 5p round-robin 8329 7.7 -> 6.9 s), 44.8 / 43.0 ->
+    44.1 / 43.9 s on the mid deals; after 1 s: 123.6 -> 126.3 s and 44.0 -> 51.6 s (the deals the other
+    configuration decides in its second second).
 
-    Where CaDiCaL races, the first configuration stops `FIRST_YIELDS` seconds into the first attempt,
-    and leaves the rest of it to CaDiCaL and the anchored glance (below), a core each: on the slow
-    deals, CP-SAT decided none of its questions after 3 s (CaDiCaL or the glance did), and on the mid
-    deals none after 2.8 s. On the 26 slow deals (two runs, alternating): 118.0 / 119.2 -> 111.8 /
-    108.3 s in all (4p per seat 8248 12.3-12.5 -> 9.1-9.4 s, 5p per seat 3785 16.2-16.4 -> 13.4-13.5
-    s, 3p per seat 8071 8.9-9.1 -> 7.2-7.4 s, 4p round-robin 8248 8.9 -> 7.2-7.6 s); on the 106 mid
-    deals, 44.8 / 43.4 -> 45.4 / 43.8 s. A deal the first configuration would decide after 4 s waits
-    for the second attempt (10 s in, another seed); none of those measured does.
+    That join is counted in work, not seconds: CP-SAT's deterministic time, the same on every
+    machine however busy (one configuration's solve is single-threaded). In seconds, the other
+    configuration was stopped after whatever work this machine's load let it do: here (a machine
+    about half as fast as the one the seconds were tuned on, three racers on two cores), 0.5-0.8 of
+    work in its 2 s, and 4p Avalanche per seat 301, which it decides told the endings after 0.94,
+    took 2.5-3.7 s in some runs and 21-27 s in others (the question then waited for the second
+    attempt). With `CADICAL_JOINS` 1.0 (about what the 2 s gave on the tuning machine), on the 26
+    slow deals, alternating deal by deal in one process: 237.4 -> 217.8 s in all (301 21.5 -> 3.3
+    s; 5p round-robin 8240 6.9 -> 8.3 s and 8329 12.8 -> 13.8 s, where CaDiCaL now joins later on
+    this machine); on the 106 mid deals 132.3 -> 136.4 s, 16 -> 13 over 2 s.
+
+    Where CaDiCaL races, the first configuration stops after `FIRST_YIELDS` of work in the first attempt
+    (counted as `CADICAL_JOINS` is, above; first measured as 4 s), and leaves the rest of it to CaDiCaL
+    and the anchored glance (below), a core each: on the slow deals, CP-SAT decided none of its
+    questions after 3 s (CaDiCaL or the glance did), and on the mid deals none after 2.8 s. On the 26
+    slow deals (two runs, alternating): 118.0 / 119.2 -> 111.8 / 108.3 s in all (4p per seat 8248
+    12.3-12.5 -> 9.1-9.4 s, 5p per seat 3785 16.2-16.4 -> 13.4-13.5 s, 3p per seat 8071 8.9-9.1 ->
+    7.2-7.4 s, 4p round-robin 8248 8.9 -> 7.2-7.6 s); on the 106 mid deals, 44.8 / 43.4 -> 45.4 / 43.8
+    s. A deal the first configuration would decide after 4 s waits for the second attempt (10 s in,
+    another seed); none of those measured then did. On this slower machine, 4 s gave it 1.1-1.7 of work,
+    and 5p Avalanche round-robin 3785, which it decides with seed 1 after 2.81 (5.2 s alone here),
+    waited for the second attempt, whose seed did not decide it in 6.9 (27-31 s in all). With 3.0 of
+    work (both joins counted in work, alternating deal by deal): on the 26 slow deals 216.8 -> 213.6 s
+    in all, round-robin 3785 27.0 -> 8.7 s, per seat 3785 undecided at 30 s -> 27.4 s, but 4p per seat
+    8248 11.6 -> 18.5 s and 3p per seat 8071 16.4 -> 22.3 s (CaDiCaL and the anchored glance get the
+    second core later); on the 106 mid deals 143.8 -> 123.6 s, 17 -> 15 over 2 s, the longest 28.4 ->
+    9.5 s.
 
     On two cores or more (`RACE`), a question without a floor has two configurations racing for its
     whole time (`sat.Question`). Once the model has joined, the search seldom finds the line first

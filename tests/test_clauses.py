@@ -214,10 +214,10 @@ def test_a_run_answers_every_waiter_alike() -> None:
 
 def test_cadical_joins_a_racing_pair_late_and_decides_what_it_cannot() -> None:
     # Small deals, standard rules, at the brute force's best score and one point above it; the pair
-    # of configurations racing, both given no time (undecided unless CP-SAT's presolve decides the
-    # deal). CaDiCaL is started once the pair has raced 50 ms, and decides the question: the line,
-    # or the proof that no line reaches the target. Given 60 s to join, it is never started, as the
-    # pair's own time (50 ms) is up first.
+    # of configurations racing, both given no work (undecided unless CP-SAT's presolve decides the
+    # deal). CaDiCaL is started once the other configuration has done its work, and decides the
+    # question: the line, or the proof that no line reaches the target. When the other is to do more
+    # work (60) than the question's time allows (50 ms), CaDiCaL is never started.
     asked = 0
     for model, target, truth in _at_and_above_the_best(137, 100):
         started: list[clauses.Rival] = []
@@ -230,49 +230,46 @@ def test_cadical_joins_a_racing_pair_late_and_decides_what_it_cannot() -> None:
             continue
         _assert_decided(question, truth)
         asked += 1
-        _without_cp_sat(sat.Question(model, target, 0.05, race=True, rival=start, rival_after=60))
+        question = sat.Question(model, target, 0.05, race=True, rival=start, rival_after=60)
+        question._solver.parameters.max_deterministic_time = 1e-9  # (the first configuration given no work)
+        question.run()
         assert len(started) == 1
     assert asked >= 20
 
 
-def test_cadical_joining_late_takes_the_other_configurations_place() -> None:
+def test_cadical_takes_the_other_configurations_place_once_it_has_done_its_work() -> None:
     # 3-player Avalanche round-robin 8071 at 30, a narrow win that neither configuration decides in
-    # minutes, the pair racing for 2 s. CaDiCaL (a stand-in run that never answers) joins at 0.3 s:
-    # the other configuration's solve ends then, the first's goes on to the question's end, or to
-    # its own time (0.8 s) if it has one; the question goes on either way. Given more time to join
-    # than the question has, CaDiCaL never joins, and both race to the end.
+    # minutes, the pair racing for 3 s. CaDiCaL (a stand-in run that never answers) takes the other
+    # configuration's place once the other has done 0.2 of CP-SAT's deterministic time: the other's
+    # solve ends having done that much work and little more (however long it took on this machine),
+    # and CaDiCaL starts then. The first configuration goes on to the question's end, or, given its
+    # own work (0.4), stops after that much. Given more work than the question has time for, the
+    # other races to the end, and CaDiCaL never starts. (Counted in seconds instead, 0.2 s, the
+    # other's work would be far less: about 0.1 on an idle machine.)
     from deducer import DealOrder, Settings, Variant
 
     settings = Settings(players=3, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.ROUND_ROBIN)
     model = Deal.of(settings, tuple(settings.variant.shuffled_deck(8071)))
-    cases = ((0.3, None, (1.8, 3.0), (0.25, 1.2)), (0.3, 0.8, (0.75, 1.6), (0.25, 1.2)), (60.0, None, (1.8, 3.0), (1.8, 3.0)))
-    for joins, first_for, first_ends, other_ends in cases:
-        rival = lambda: cast(clauses.Rival, _Silent())  # noqa: E731
-        question = sat.Question(model, 30, 2.0, race=True, rival=rival, rival_after=joins, first_for=first_for)
+    for work, first_for in ((0.2, None), (0.2, 0.4), (60.0, None)):
+        started: list[float] = []
+        rival = partial(_noted, started)
+        question = sat.Question(model, 30, 3.0, race=True, rival=rival, rival_after=work, first_for=first_for)
         ended = _timed_races(question)
         question.run()
-        over = time.perf_counter() - question._began
         with pytest.raises(OutOfBudget):
             question.answer()
         first, other = (ended[index] - question._began for index in (0, 1))
-        assert first_ends[0] <= first <= first_ends[1] and other_ends[0] <= other <= other_ends[1], (joins, first, other)
-        assert over >= 1.9, (joins, first_for, over)
-    # The other configuration begins its solve just after CaDiCaL has taken its place (it had found
-    # the place free a moment before): a stop before a solve begins goes unheard, and it is stopped
-    # again once its solve has begun.
-    question = sat.Question(model, 30, 2.0, race=True, rival=lambda: cast(clauses.Rival, _Silent()), rival_after=0.3)
-    second = question._solvers[1]
-    solve = second.solve
-
-    def late(model: cp_model.CpModel, callback: cp_model.CpSolverSolutionCallback | None = None) -> cp_model.CpSolverStatus:
-        question._ceded.wait()
-        time.sleep(0.1)
-        return solve(model, callback)
-
-    second.solve = late  # type: ignore[method-assign, assignment]
-    ended = _timed_races(question)
-    question.run()
-    assert 0.35 <= ended[1] - question._began <= 1.2, ended[1] - question._began
+        done = [solver.deterministic_time for solver in question._solvers]
+        if work < 60:
+            assert work <= done[1] <= work * 1.5, done
+            assert len(started) == 1 and -0.05 <= started[0] - ended[1] <= 0.2, (started, ended)
+        else:
+            assert not started and done[1] < work and 2.8 <= other <= 4.0, (done, other)
+        if first_for is None:
+            assert 2.8 <= first <= 4.0, first
+        else:
+            assert first_for <= done[0] <= first_for * 1.5 and first < 2.8, (done, first)
+        assert time.perf_counter() - question._began >= 2.9
 
 
 def _timed_races(question: sat.Question) -> dict[int, float]:
@@ -286,6 +283,12 @@ def _timed_races(question: sat.Question) -> dict[int, float]:
 
     question._race = timed  # type: ignore[method-assign]
     return ended
+
+
+def _noted(started: list[float]) -> clauses.Rival:
+    """A stand-in for CaDiCaL's run (`_Silent`), started now and noted in `started`."""
+    started.append(time.perf_counter())
+    return cast(clauses.Rival, _Silent())
 
 
 class _Silent:
@@ -311,9 +314,9 @@ def _given(run: clauses.Rival) -> Callable[[], clauses.Rival]:
 
 
 def _without_cp_sat(question: sat.Question) -> sat.Question:
-    """`question`, run with CP-SAT given no time (CaDiCaL, if it races, has the question's own)."""
+    """`question`, run with CP-SAT given no work (CaDiCaL, if it races, has the question's time)."""
     for solver in question._solvers:
-        solver.parameters.max_time_in_seconds = 1e-9
+        solver.parameters.max_deterministic_time = 1e-9
     question.run()
     return question
 

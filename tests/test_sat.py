@@ -425,10 +425,11 @@ def test_a_model_out_of_time_is_asked_again_with_another_seed(monkeypatch: pytes
     # Seed 424 again, each attempt of the model given far too little time at first (the real model
     # needs about a second): the portfolio asks the same question again, with another seed and twice
     # the time, until the model finds the 30 (before, the first time-out ended the solve: "unknown").
-    # CaDiCaL is to join the first attempt after `CADICAL_JOINS` seconds (here never: its time is up
-    # first) and every later one at once: one run races them all (it has no seed, and a restart
-    # would lose what it learnt), and it is stopped once the solve ends. The first configuration is
-    # to leave the first attempt to its rivals after `FIRST_YIELDS` seconds, and has the later ones.
+    # CaDiCaL is to join the first attempt after `CADICAL_JOINS` of the other configuration's work
+    # (here never: its time is up first) and every later one at once: one run races them all (it has
+    # no seed, and a restart would lose what it learnt), and it is stopped once the solve ends. The
+    # first configuration is to leave the first attempt to its rivals after `FIRST_YIELDS` seconds,
+    # and has the later ones.
     deck = Variant.AVALANCHE.shuffled_deck(424)
     asked = Asked(set())
     stand_in(monkeypatch, asked)
