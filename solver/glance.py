@@ -24,7 +24,7 @@ may be the wrong one."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from solver import helper as helping
@@ -56,10 +56,18 @@ class Work:
     and stops the solve at once."""
 
     def __init__(
-        self, deal: Deal, target: int, root: Position, ends: Sequence[Heights] = (), anchors: Anchors | None = None
+        self,
+        deal: Deal,
+        target: int,
+        root: Position,
+        ends: Sequence[Heights] = (),
+        anchors: Anchors | None = None,
+        lead: int | None = None,
+        led: Callable[[], None] | None = None,
     ) -> None:
         self.deal, self.target, self.root, self.ends = deal, target, root, tuple(ends)
         self.anchors = anchors
+        self.lead, self._led = lead, led  # (see `Glance`)
         self.stopping = threading.Event()
         self._solver: object | None = None  # the PySAT solver, once loaded (for `interrupt`)
         self._lock = threading.Lock()
@@ -112,9 +120,15 @@ class Work:
                 if self.stopping.is_set():
                     return False, None
                 self._solver = solver
-            if conflicts is not None:
-                solver.conf_budget(conflicts)
+            budget = conflicts if conflicts is not None else self.lead
+            if budget is not None:
+                solver.conf_budget(budget)
             found = solver.solve_limited(expect_interrupt=True)
+            if found is None and conflicts is None and budget is not None and not self.stopping.is_set():
+                if self._led is not None:  # (its lead spent: it goes on, with no budget)
+                    self._led()
+                solver.conf_budget(-1)
+                found = solver.solve_limited(expect_interrupt=True)
             if found is None:  # (interrupted, or out of conflicts)
                 return False, None
             true = {lit for lit in solver.get_model() if lit > 0} if found else None
@@ -136,7 +150,10 @@ class Glance:
     """Glucose on "a line from `root` scoring at least `target`" (or told `ends`: "a line whose
     fireworks end at one of these heights"; standard rules, see `glances`), solving from `start`
     until it decides or is stopped, in the helper process (`solver.helper`) once it is ready and in
-    a daemon thread until then; `done` is set when it has finished either way."""
+    a daemon thread until then; `done` is set when it has finished either way. With a `lead` (a
+    number of conflicts), `led` is set once it has spent them undecided (it goes on), or finished:
+    work, not seconds, so that a busy or slow machine lets it do as much before the model's
+    question takes its place (`solver.sat.Question`)."""
 
     def __init__(
         self,
@@ -146,16 +163,19 @@ class Glance:
         ends: Sequence[Heights] = (),
         helper: bool = True,
         anchors: Anchors | None = None,
+        lead: int | None = None,
     ) -> None:
         self.deal = deal
         self.target = target
         self.root = root
         self.ends = tuple(ends)
         self.anchors = anchors
+        self.lead = lead
         self.done = threading.Event()
+        self.led = threading.Event()  # set once it has spent its `lead` of conflicts, or finished
         self._answer: list[Move] | None = None
         self._decided = False
-        self._work = Work(deal, target, root, ends, anchors)
+        self._work = Work(deal, target, root, ends, anchors, lead, self.led.set)
         self._helper = helper  # may the helper process take it?
         self._process: helping.Helper | None = None  # the helper process, once the glance is sent there
         self._key = -1  # (its key there)
@@ -195,6 +215,7 @@ class Glance:
         """Take the glance's answer (see `Work.run`); `done` is set."""
         self._decided, self._answer = decided, line
         self.done.set()
+        self.led.set()
 
     def interrupt(self) -> None:
         """Interrupt the solve (if still running), without waiting."""

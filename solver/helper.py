@@ -23,6 +23,7 @@ import signal
 import subprocess
 import sys
 import threading
+from functools import partial
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any
 
@@ -72,7 +73,9 @@ class Helper:
                 return None
             key = next(self._keys)
             try:
-                self._outbox.send(("glance", key, glance.deal, glance.target, glance.root, glance.ends, glance.anchors))
+                self._outbox.send(
+                    ("glance", key, glance.deal, glance.target, glance.root, glance.ends, glance.anchors, glance.lead)
+                )
             except OSError:
                 self.alive = False
                 return None
@@ -101,6 +104,12 @@ class Helper:
                 break
             if message[0] == "ready":
                 self.ready.set()
+                continue
+            if message[0] == "led":
+                with self._lock:
+                    led = self._pending.get(message[1])
+                if led is not None:
+                    led.led.set()
                 continue
             _, key, decided, line = message
             glance = self.forget(key)
@@ -170,7 +179,8 @@ if hasattr(os, "register_at_fork"):
 
 
 def _main() -> None:
-    """The helper: questions in, one at a time, each one's answer out (stops heard meanwhile)."""
+    """The helper: questions in, one at a time, each one's answer out (stops heard meanwhile), and
+    word when a glance has spent its lead (`solver.glance.Glance`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # (a Ctrl-C is the parent's to hear; its pipe ends us)
     inbox = Connection(int(sys.argv[1]), writable=False)
     outbox = Connection(int(sys.argv[2]), readable=False)
@@ -206,9 +216,10 @@ def _main() -> None:
     try:
         outbox.send(("ready",))
         while (message := asked.get()) is not None:
-            _, key, deal, target, root, ends, anchors = message
+            _, key, deal, target, root, ends, anchors, lead = message
+            led = partial(outbox.send, ("led", key))  # (sent from this thread, as the answers are)
             with lock:
-                work = None if key in stopped else Work(deal, target, root, ends, anchors)
+                work = None if key in stopped else Work(deal, target, root, ends, anchors, lead, led)
                 stopped.discard(key)
                 if work is not None:
                     current.append((key, work))

@@ -175,7 +175,6 @@ class Question:
         rival: Callable[[], Rival] | None = None,
         rival_after: float = 0.0,
         glance: Glance | None = None,
-        glance_for: float = 0.0,
         anchored: Glance | None = None,
         anchored_after: float = 0.0,
         first_for: float | None = None,
@@ -194,9 +193,10 @@ class Question:
         each summing to `target`, which no line may beat (`solver.endings`); with a `floor`, only
         CaDiCaL's (its question is the target).
         `glance`: Glucose's glance (`solver.glance`), already running; if it is at this very question
-        (the target, told `ends`) and the pair races, it keeps the other configuration's place for
-        the question's first `glance_for` seconds: its answer counts if it decides first; if not,
-        it is stopped, and the other configuration starts. Otherwise the caller stops it.
+        (the target, told `ends`) and the pair races, it keeps the other configuration's place until
+        it has had its lead (`led`: its conflicts spent; at once if it has spent them already): its
+        answer counts if it decides first; if not, it is stopped, and the other configuration starts.
+        Otherwise the caller stops it.
         `anchored`: Glucose's anchored glance (a `solver.glance.Glance` given `anchors`) at lines
         reaching `target` that begin as the best line found: started once the question has run
         `anchored_after` seconds undecided (unless an earlier question started it), it races for the
@@ -266,9 +266,8 @@ class Question:
         self._thread: threading.Thread | None = None
         self._spent = threading.Event()  # the other configuration has done its work undecided (or never races)
         # Glucose's glance at this very question, already running: in a racing pair, it keeps the
-        # other configuration's place for the question's first `glance_for` seconds.
+        # other configuration's place until it has had its lead.
         self._glance = glance if glance is not None and racing and (glance.target, glance.ends) == (target, tuple(ends)) else None
-        self._glance_for = glance_for
         self._glanced: list[Move] | None = None  # the glance's line, when it decided the question first
         self._anchored = (anchored, anchored_after) if anchored is not None and race else None
 
@@ -313,11 +312,11 @@ class Question:
         self._over.set()
 
     def _race_glance(self, glance: Glance, other: cp_model.CpSolver) -> None:
-        """The glance racing for the question's first `glance_for` seconds: if it decides the
-        question first, its answer counts; if not, `other` takes its place."""
+        """The glance racing until it has had its lead: if it decides the question first, its answer
+        counts; if not, `other` takes its place."""
         from ortools.sat.python import cp_model
 
-        glance.done.wait(max(0.0, self._began + self._glance_for - time.perf_counter()))
+        self._outlasts(glance.led)
         glance.interrupt()
         glance.done.wait()
         if glance.decided:

@@ -392,28 +392,30 @@ def _climb(
 
     On two cores, once the search has spent `GLANCE_AFTER` positions on the deal (`_Glances`: in the
     probes of `best_line` most often, which hand the glance over; the endings first lower `top`),
-    Glucose glances at `top` (told its open endings) on the second core, idle until then (`solver.glance`,
-    in the helper process of `solver.helper` once it is ready), while the search probes and climbs on,
-    and interrupts the search once it decides (a line: the best; a refutation: `top` falls by one, with
-    the reason the model would give, and Glucose glances at the next top at once). If the model joins first, the glance
-    races its first question in the second configuration's place for `GLANCE_RACES` seconds, then that
-    configuration takes its place (and once the glance has decided, the short search just before the
-    model's build stops at once, the model never built: 55.9-56.7 -> 54.5-55.2 s in all on the 106 deals
-    below, the median 0.32 -> 0.30 s). On the 106 deals that took the solver 0.3-5 s among 3p-5p
-    Avalanche under standard rules (seeds 0-1999, both deal orders) and 5p base 8450
-    (`benchmarks/bench_hard.py --set mid`; one process, deal after deal): 64.1 -> 56.7 s in all, the
-    median 0.43 -> 0.325 s, 67 faster and 22 slower (by up to 0.6 s: deals the second configuration
-    decides, now half a second later); racing 0.3 s instead: 60.4 s; 1 s: 56.6 s, more over 2 s;
-    stopping the glance when the model joins (it then had 25-150 ms): 67.4 s. On the 26 slowest deals
-    known (30 s each): 208.0 -> 213.7 s (3p round-robin 1887 3.1 -> 0.8 s, 5p round-robin 744 2.8 -> 1.4
-    s; 5p base 8450 3.9 -> 4.6 s). Started within the probes (2,000 positions into the deal, not 1,000
-    into the climb: the probes take 3,750 positions or more), on the same 106 deals, two runs each:
-    56.6-56.7 -> 51.7 s in all, the median 0.323 -> 0.266-0.279 s. The cost is on the deals decided in
-    2,000-5,000 positions without the model, whose search shares the interpreter with the clauses' build
-    and load (about 30 ms, serial): the 60 of 5p Avalanche's 2,000 (seeds 0-999, both deal orders)
-    decided in 1,000-5,000 positions without the model, median 27.5 -> 32.8 ms (51-56 ms from 1,000
-    positions). In the helper process, whose build and load no longer hold the interpreter, and from
-    1,000 positions again: the 106 deals 53.2 -> 48.6 s in all, the median 0.286 -> 0.236 s; the 60
+    Glucose glances at `top` (told its open endings) on the second core, idle until then
+    (`solver.glance`, in the helper process of `solver.helper` once it is ready), while the search
+    probes and climbs on, and interrupts the search once it decides (a line: the best; a refutation:
+    `top` falls by one, with the reason the model would give, and Glucose glances at the next top at
+    once). If the model joins first, the glance races its first question in the second configuration's
+    place until it has spent `GLANCE_LEAD` conflicts in all (at once if it has already; it was first
+    measured as half a second of the question: see below), then that configuration takes its place (and
+    once the glance has decided, the short search just before the model's build stops at once, the model
+    never built: 55.9-56.7 -> 54.5-55.2 s in all on the 106 deals below, the median 0.32 -> 0.30 s). On
+    the 106 deals that took the solver 0.3-5 s among 3p-5p Avalanche under standard rules (seeds 0-1999,
+    both deal orders) and 5p base 8450 (`benchmarks/bench_hard.py --set mid`; one process, deal after
+    deal): 64.1 -> 56.7 s in all, the median 0.43 -> 0.325 s, 67 faster and 22 slower (by up to 0.6 s:
+    deals the second configuration decides, now half a second later); racing 0.3 s instead: 60.4 s; 1 s:
+    56.6 s, more over 2 s; stopping the glance when the model joins (it then had 25-150 ms): 67.4 s. On
+    the 26 slowest deals known (30 s each): 208.0 -> 213.7 s (3p round-robin 1887 3.1 -> 0.8 s, 5p
+    round-robin 744 2.8 -> 1.4 s; 5p base 8450 3.9 -> 4.6 s). Started within the probes (2,000 positions
+    into the deal, not 1,000 into the climb: the probes take 3,750 positions or more), on the same 106
+    deals, two runs each: 56.6-56.7 -> 51.7 s in all, the median 0.323 -> 0.266-0.279 s. The cost is on
+    the deals decided in 2,000-5,000 positions without the model, whose search shares the interpreter
+    with the clauses' build and load (about 30 ms, serial): the 60 of 5p Avalanche's 2,000 (seeds 0-999,
+    both deal orders) decided in 1,000-5,000 positions without the model, median 27.5 -> 32.8 ms (51-56
+    ms from 1,000 positions). In the helper process, whose build and load no longer hold the
+    interpreter, and from 1,000 positions again: the 106 deals 53.2 -> 48.6 s in all, the median 0.286
+    -> 0.236 s; the 60
     deals 2.61-2.75 -> 2.17-2.28 s in all."""
     crowning = model.rules.ending is Ending.CROWNING
     search.deadline, search.interrupt = deadline, None
@@ -590,7 +592,7 @@ class _Glances:
             return top, None
         top, self.ends, why = _endings(self._model, self._root, top, best, self.known)
         if top > best:
-            self._glance = Glance(self._model, top, self._root, _told(self.ends, top))
+            self._glance = Glance(self._model, top, self._root, _told(self.ends, top), lead=GLANCE_LEAD)
             self._glance.start()
         return top, why
 
@@ -714,7 +716,9 @@ MODEL_TIME = 10.0  # seconds of the model's first attempt at a question (see `_a
 RACE = (os.cpu_count() or 1) >= 2
 CADICAL = True  # CaDiCaL races the model's questions (see `_ask`)
 RACE_FIRST = 2.0  # seconds the pair races alone, before the search climbs beside it (see `_ask`)
-GLANCE_RACES = 0.5  # seconds of the first question in which a running glance keeps the other configuration's place
+# Glucose's conflicts after which a glance at the top no longer keeps the other configuration's place
+# in the model's first question (it goes on until then; see `_Glances` and `_climb`)
+GLANCE_LEAD = 20_000
 # The other configuration's work in the first attempt (CP-SAT's deterministic time) before CaDiCaL takes its place (see `_ask`)
 CADICAL_JOINS = 1.0
 # The first configuration's work in the first attempt (CP-SAT's deterministic time) before it leaves it to its rivals (`_ask`)
@@ -836,7 +840,6 @@ def _ask(
         starter,
         joins,
         glance,
-        GLANCE_RACES,
         anchored,
         ANCHORED_JOINS,
         FIRST_YIELDS if attempt == 0 else None,

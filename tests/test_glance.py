@@ -177,7 +177,7 @@ def test_a_racing_question_takes_the_answer_of_its_glance() -> None:
     alone = sat.Question(model, 30, 0.01, race=True)
     alone.run()
     assert not alone.proven
-    question = sat.Question(model, 30, 0.01, race=True, glance=glance, glance_for=1.0)
+    question = sat.Question(model, 30, 0.01, race=True, glance=glance)
     assert question.glancing
     question.run()
     assert question.proven
@@ -199,10 +199,39 @@ def test_a_glance_refuting_its_question_decides_it() -> None:
     alone = sat.Question(model, 28, 0.01, race=True, ends=ends)
     alone.run()
     assert not alone.proven
-    question = sat.Question(model, 28, 0.01, race=True, ends=ends, glance=glance, glance_for=1.0)
+    question = sat.Question(model, 28, 0.01, race=True, ends=ends, glance=glance)
     assert question.glancing
     question.run()
     assert question.proven and question.answer() is None
+
+
+@pytest.mark.parametrize("in_helper", [False, True])
+def test_a_glance_tells_when_it_has_spent_its_lead_and_goes_on(in_helper: bool) -> None:
+    # 5p Avalanche round-robin 744 at 28, told the one ending left open: Glucose refutes it after
+    # about 18,000 conflicts. Given a lead of 2,000, the glance says so (`led`) long before it is
+    # done, and goes on to the refutation; given a lead larger than it needs, `led` comes with the
+    # answer. In a thread, and in the helper process. A question it would race (3 s) hands the other
+    # configuration its place back as soon as it begins, the glance having had its lead already.
+    model = Deal.of(FIVE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(744))
+    ends = ((5, 5, 5, 5, 5, 3),)
+    if in_helper:
+        assert helping.start(wait=30) is not None
+    for lead, early in ((2_000, True), (1_000_000, False)):
+        glance = Glance(model, 28, model.start(), ends, helper=in_helper, lead=lead)
+        glance.start()
+        assert glance.in_helper == in_helper
+        assert glance.led.wait(60)
+        assert glance.done.is_set() != early
+        glance.done.wait()
+        assert glance.decided and glance.answer() is None
+    glance = Glance(model, 28, model.start(), ends, helper=in_helper, lead=2_000)
+    glance.start()
+    assert glance.led.wait(60) and not glance.done.is_set()
+    question = sat.Question(model, 28, 3.0, race=True, ends=ends, glance=glance)
+    assert question.glancing
+    question.start()
+    assert glance.done.wait(1.0) and not glance.decided  # (stopped as the question began, not at its end)
+    question.stop()
 
 
 @pytest.mark.parametrize("in_helper", [False, True])
