@@ -717,7 +717,13 @@ RACE = (os.cpu_count() or 1) >= 2
 CADICAL = True  # CaDiCaL races the model's questions (see `_ask`)
 RACE_FIRST = 2.0  # seconds the pair races alone, before the search climbs beside it (see `_ask`)
 # Glucose's conflicts after which a glance at the top no longer keeps the other configuration's place
-# in the model's first question (it goes on until then; see `_Glances` and `_climb`)
+# in the model's first question (see `_Glances` and `_climb`). It was half a second of the question:
+# on this machine (about 10,000 conflicts a second, half the tuning machine's speed), 5p Avalanche
+# round-robin 744's glance, which refutes 28 after about 18,000, was stopped after 10-11,000 in most
+# solves (6-7 s in all) and decided in a process's first (3 s). With 20,000, alternating deal by deal
+# in one process per version against the schedule with the other two joins in work: 744 6.1-6.7 ->
+# 2.8-3.1 s; the 106 mid deals 106.9 -> 102.7 s, 13 -> 11 over 2 s; the 26 slow deals 196.5 -> 201.4
+# s (3p per seat 8071 15.5 -> 19.0 s, 4p round-robin 1581 3.8 -> 1.4 s).
 GLANCE_LEAD = 20_000
 # The other configuration's work in the first attempt (CP-SAT's deterministic time) before CaDiCaL takes its place (see `_ask`)
 CADICAL_JOINS = 1.0
