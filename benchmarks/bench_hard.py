@@ -1,6 +1,6 @@
 """The solver on the deals that reach its portfolio: the `mid` set and the `slow` set, by name.
 
-    python benchmarks/bench_hard.py [--set mid|slow|both] [--time-limit 30] [--runs 1]
+    python benchmarks/bench_hard.py [--set mid|slow|both] [--time-limit 30] [--runs 1] [--against DIR]
 
 Nearly every deal is decided in milliseconds by the bounds, the greedy lines and the search
 (`bench_solver.py` reports those sets); the solver's time is spent on the 1-2% that reach Glucose's
@@ -14,13 +14,24 @@ one process, deal after deal (standard rules):
 Prints a row per deal (seconds, verdict, score, upper bound), then per run: the sum, the median,
 the 90th percentile and how many took over 1 and 2 s. This machine's speed drifts within minutes:
 compare two versions by alternating runs, not one after the other.
+
+`--against DIR` does that: it times another checkout of this repository (e.g. `git worktree add
+/tmp/base HEAD`) beside this one, deal by deal, the two taking turns at going first. Each version
+solves in a process of its own, kept for the whole set (its own helper process and CaDiCaL's
+children import that version too), so that each solve after the first finds its helper ready, as
+in a long-lived program. Prints both times per deal, each version's summary, and the median of
+the per-deal ratios (this/DIR).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 from deducer.cards import Variant
 from deducer.settings import DealOrder, Ending, Settings
@@ -89,13 +100,98 @@ def _summary(name: str, times: list[float]) -> str:
     )
 
 
+HERE = Path(__file__).resolve().parent.parent
+
+
+class _Worker:
+    """A process solving deals with the checkout at `root` (this script in `--serve` mode)."""
+
+    def __init__(self, root: Path, limit: float) -> None:
+        environment = dict(os.environ, PYTHONPATH=str(root))
+        self._process = subprocess.Popen(
+            [sys.executable, __file__, "--serve", "--time-limit", str(limit)],
+            cwd=root,
+            env=environment,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        loaded = self._read()
+        if not Path(loaded).resolve().is_relative_to(root):
+            raise SystemExit(f"the worker for {root} imported the solver from {loaded}")
+
+    def _read(self) -> str:
+        line = self._process.stdout.readline() if self._process.stdout is not None else ""
+        if not line:
+            raise SystemExit("a worker died")
+        return line.strip()
+
+    def solve(self, settings: Settings, seed: int) -> tuple[float, str]:
+        """Seconds of the worker's solve of the deal, and its verdict and score."""
+        if self._process.stdin is None:
+            raise SystemExit("a worker has no input")
+        self._process.stdin.write(f"{settings.players} {settings.variant.value} {settings.deal.value} {seed}\n")
+        self._process.stdin.flush()
+        seconds, verdict = self._read().split(" ", 1)
+        return float(seconds), verdict
+
+    def close(self) -> None:
+        if self._process.stdin is not None:
+            self._process.stdin.close()
+        self._process.wait()
+
+
+def _serve(limit: float) -> None:
+    """The worker: the solver's file first, then one line per deal asked on stdin."""
+    import solver.solve
+
+    print(solver.solve.__file__, flush=True)
+    for line in sys.stdin:
+        players, variant, order, seed = line.split()
+        settings = Settings(players=int(players), variant=Variant(variant), ending=Ending.STANDARD, deal=DealOrder(order))
+        began = time.perf_counter()
+        solution = solve(settings, settings.variant.shuffled_deck(int(seed)), time_limit=limit)
+        print(f"{time.perf_counter() - began:.3f} {solution.verdict:8} {solution.score}/{solution.upper}", flush=True)
+
+
+def against(name: str, other: Path, limit: float) -> None:
+    """The set's deals solved by this checkout and by `other`, taking turns at going first."""
+    workers = {"this": _Worker(HERE, limit), "against": _Worker(other, limit)}
+    times: dict[str, list[float]] = {label: [] for label in workers}
+    try:
+        for index, (settings, seed) in enumerate(deals(SETS[name])):
+            row: dict[str, str] = {}
+            for label in list(workers)[:: 1 if index % 2 else -1]:
+                seconds, verdict = workers[label].solve(settings, seed)
+                times[label].append(seconds)
+                row[label] = f"{seconds:7.2f} s {verdict}"
+            print(f"{_name(settings, seed):26} this {row['this']}  against {row['against']}", flush=True)
+    finally:
+        for worker in workers.values():
+            worker.close()
+    for label, taken in times.items():
+        print(_summary(f"{name} ({label})", taken))
+    ratios = [mine / theirs for mine, theirs in zip(times["this"], times["against"])]
+    print(f"{name}: this/against, median of the per-deal ratios {statistics.median(ratios):.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--set", choices=["mid", "slow", "both"], default="mid")
     parser.add_argument("--time-limit", type=float, default=30.0, help="seconds per deal")
     parser.add_argument("--runs", type=int, default=1, help="runs of each set, one after the other")
+    parser.add_argument("--against", type=Path, default=None, help="another checkout, timed alongside")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.serve:
+        _serve(args.time_limit)
+        return
     names = ["mid", "slow"] if args.set == "both" else [args.set]
+    if args.against is not None:
+        for _ in range(args.runs):
+            for name in names:
+                against(name, args.against.resolve(), args.time_limit)
+        return
     summaries = [_summary(name, run(name, args.time_limit)) for _ in range(args.runs) for name in names]
     print("\n".join(summaries))
 
