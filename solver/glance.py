@@ -120,11 +120,12 @@ class Work:
                 if self.stopping.is_set():
                     return False, None
                 self._solver = solver
-            budget = conflicts if conflicts is not None else self.lead
+            leading = conflicts is None and self.lead is not None  # (an anchored question has its own budget)
+            budget = self.lead if leading else conflicts
             if budget is not None:
                 solver.conf_budget(budget)
             found = solver.solve_limited(expect_interrupt=True)
-            if found is None and conflicts is None and budget is not None and not self.stopping.is_set():
+            if found is None and leading and not self.stopping.is_set():
                 if self._led is not None:  # (its lead spent: it goes on, with no budget)
                     self._led()
                 solver.conf_budget(-1)

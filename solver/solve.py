@@ -415,8 +415,7 @@ def _climb(
     both deal orders) decided in 1,000-5,000 positions without the model, median 27.5 -> 32.8 ms (51-56
     ms from 1,000 positions). In the helper process, whose build and load no longer hold the
     interpreter, and from 1,000 positions again: the 106 deals 53.2 -> 48.6 s in all, the median 0.286
-    -> 0.236 s; the 60
-    deals 2.61-2.75 -> 2.17-2.28 s in all."""
+    -> 0.236 s; the 60 deals 2.61-2.75 -> 2.17-2.28 s in all."""
     crowning = model.rules.ending is Ending.CROWNING
     search.deadline, search.interrupt = deadline, None
     # The copies bound at every position: with two players, whose ten cards in hand are most often the
