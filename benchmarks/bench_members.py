@@ -1,7 +1,7 @@
 """Each member of the solver's portfolio alone on the first question the solver puts to the model.
 
     python benchmarks/bench_members.py [--players 3 4 5] [--count 200] [--first 0] [--limit 20]
-                                       [--variant avalanche] [--deal both]
+                                       [--variant avalanche] [--deal both] [--set mid|slow] [--seeds 1]
 
 Most deals never reach the model (the bounds, greedy lines and the search decide them in
 milliseconds); the portfolio's time is spent on those that do. For each seeded deal (standard rules)
@@ -19,6 +19,10 @@ Prints a row per question (seconds, or - when undecided within `--limit`), then 
 (undecided counted as the limit), the median, and how many took over 1, 2 and 10 s. Use it to choose
 the portfolio's schedule from data rather than from the few deals one happens to look at: member
 times are heavy-tailed and vary from deal to deal by 100x, and the members fail on different deals.
+
+`--set mid|slow` takes the deals of `bench_hard.py`'s set instead of seeded ones. `--seeds N` runs
+each CP-SAT configuration with seeds 1 to N (a column each: `cp-sat/2` is seed 2): CP-SAT's time on
+a question varies severalfold with its seed, which is why the model's later attempts change it.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from bench_hard import SETS, deals
+
 from deducer.cards import Variant
 from deducer.settings import DealOrder, Ending, Settings
 from solver import cadical, clauses, sat
@@ -38,6 +44,7 @@ from solver.endings import Heights
 from solver.model import Deal, Move, Position
 
 MEMBERS = ("cp-sat", "cp-sat-nolp", "cadical", "glucose")
+CP_SAT = MEMBERS[:2]  # the members with a seed (see `--seeds`)
 
 
 class _Asked(Exception):
@@ -70,9 +77,9 @@ def first_question(settings: Settings, seed: int) -> tuple[Deal, _Asked] | None:
     return None
 
 
-def _cp_sat(deal: Deal, asked: _Asked, limit: float, relaxation: bool) -> bool:
+def _cp_sat(deal: Deal, asked: _Asked, limit: float, relaxation: bool, seed: int = 1) -> bool:
     question = sat.Question(
-        deal, asked.target, limit, asked.root, asked.line, 1, None, False, () if relaxation else asked.heights
+        deal, asked.target, limit, asked.root, asked.line, seed, None, False, () if relaxation else asked.heights
     )
     if not relaxation:
         question._solver.parameters.linearization_level = 0  # (the second configuration)
@@ -102,15 +109,17 @@ def _glucose(deal: Deal, asked: _Asked, limit: float) -> bool:
 
 
 def timed(member: str, deal: Deal, asked: _Asked, limit: float) -> float | None:
-    """Seconds for `member` to decide the question alone (None: not within `limit`)."""
+    """Seconds for `member` (a CP-SAT configuration may name its seed: `cp-sat/2`) to decide the
+    question alone (None: not within `limit`)."""
+    name, _, seed = member.partition("/")
     runs: dict[str, Callable[[], bool]] = {
-        "cp-sat": lambda: _cp_sat(deal, asked, limit, True),
-        "cp-sat-nolp": lambda: _cp_sat(deal, asked, limit, False),
+        "cp-sat": lambda: _cp_sat(deal, asked, limit, True, int(seed or 1)),
+        "cp-sat-nolp": lambda: _cp_sat(deal, asked, limit, False, int(seed or 1)),
         "cadical": lambda: _cadical(deal, asked, limit),
         "glucose": lambda: _glucose(deal, asked, limit),
     }
     begin = time.perf_counter()
-    decided = runs[member]()
+    decided = runs[name]()
     seconds = time.perf_counter() - begin
     return seconds if decided and seconds <= limit else None
 
@@ -132,29 +141,44 @@ def main() -> None:
     parser.add_argument("--limit", type=float, default=20.0, help="seconds per member and question")
     parser.add_argument("--variant", choices=[variant.value for variant in Variant], default="avalanche")
     parser.add_argument("--deal", choices=["round-robin", "per-seat", "both"], default="both")
+    parser.add_argument("--set", choices=sorted(SETS), default=None, help="bench_hard.py's deals instead of seeded ones")
+    parser.add_argument("--seeds", type=int, default=1, help="run each CP-SAT configuration with seeds 1 to N")
     args = parser.parse_args()
-    orders = [DealOrder.ROUND_ROBIN, DealOrder.PER_SEAT] if args.deal == "both" else [DealOrder(args.deal)]
-    print(f"{'deal':24} {'target':>6} " + " ".join(f"{member:>11}" for member in MEMBERS), flush=True)
-    results: dict[str, list[float | None]] = {member: [] for member in MEMBERS}
-    for players in args.players:
-        for order in orders:
-            settings = Settings(players=players, variant=Variant(args.variant), ending=Ending.STANDARD, deal=order)
-            for seed in range(args.first, args.first + args.count):
-                found = first_question(settings, seed)
-                if found is None:
-                    continue
-                deal, asked = found
-                row = {member: timed(member, deal, asked, args.limit) for member in MEMBERS}
-                for member, seconds in row.items():
-                    results[member].append(seconds)
-                cells = " ".join("          -" if row[m] is None else f"{row[m]:11.2f}" for m in MEMBERS)
-                print(f"{players}p {order.value:12} {seed:6}   {asked.target:4} {cells}", flush=True)
+    members = [f"{name}/{seed}" if seed > 1 else name for name in CP_SAT for seed in range(1, args.seeds + 1)]
+    members += [name for name in MEMBERS if name not in CP_SAT]
+    width = max(11, *(len(member) for member in members))
+    print(f"{'deal':24} {'target':>6} " + " ".join(f"{member:>{width}}" for member in members), flush=True)
+    results: dict[str, list[float | None]] = {member: [] for member in members}
+    for settings, seed in _deals(args):
+        found = first_question(settings, seed)
+        if found is None:
+            continue
+        deal, asked = found
+        row = {member: timed(member, deal, asked, args.limit) for member in members}
+        for member, seconds in row.items():
+            results[member].append(seconds)
+        cells = " ".join(f"{'-':>{width}}" if row[m] is None else f"{row[m]:{width}.2f}" for m in members)
+        print(f"{settings.players}p {settings.deal.value:12} {seed:6}   {asked.target:4} {cells}", flush=True)
     if not results["cp-sat"]:
         print("no deal reached the model")
         return
     print(f"\n{len(results['cp-sat'])} questions, {args.limit:g} s each at most")
-    for member in MEMBERS:
+    for member in members:
         print(_summary(member, results[member], args.limit))
+
+
+def _deals(args: argparse.Namespace) -> list[tuple[Settings, int]]:
+    """The deals asked for: `bench_hard.py`'s set, or the seeded ones of each table size and deal order."""
+    if args.set is not None:
+        return deals(SETS[args.set])
+    orders = [DealOrder.ROUND_ROBIN, DealOrder.PER_SEAT] if args.deal == "both" else [DealOrder(args.deal)]
+    variant = Variant(args.variant)
+    return [
+        (Settings(players=players, variant=variant, ending=Ending.STANDARD, deal=order), seed)
+        for players in args.players
+        for order in orders
+        for seed in range(args.first, args.first + args.count)
+    ]
 
 
 if __name__ == "__main__":
