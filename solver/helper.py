@@ -8,7 +8,8 @@ first glance of a process (`start`), which runs in a thread as before (the helpe
 import PySAT); the glances after it are the helper's, one at a time, in the order asked. It is
 started as `python -m solver.helper` (neither fork, whose copied pages the search would pay for,
 nor forkserver, which imports the caller's `__main__` again), and ends when its parent does (its
-pipe closes). A glance that fails there is undecided; a helper that dies leaves the glances to
+pipe closes). A glance that fails there is undecided; a helper that dies, or sends or is sent a
+message the other end cannot read, is given up (its glances undecided), and leaves the glances to
 threads again.
 """
 
@@ -100,7 +101,7 @@ class Helper:
         while True:
             try:
                 message: tuple[Any, ...] = self._inbox.recv()
-            except (EOFError, OSError):
+            except Exception:  # (gone, or a message it cannot read: either way the helper is given up)
                 break
             if message[0] == "ready":
                 self.ready.set()
@@ -118,6 +119,7 @@ class Helper:
         with self._lock:
             self.alive = False
             pending, self._pending = self._pending, {}
+            self._outbox.close()  # (a helper still up hears its pipe close, and ends)
         self.ready.set()  # (whoever waits for it: it will never be)
         for glance in pending.values():
             glance.finish(False, None)
@@ -197,8 +199,8 @@ def _main() -> None:
         while True:
             try:
                 message: tuple[Any, ...] = inbox.recv()
-            except (EOFError, OSError):
-                break
+            except Exception:  # (the parent gone, or a message this helper cannot read: it ends, and the
+                break  # parent, its pipe closed, finishes the glances it asked undecided)
             if message[0] == "glance":
                 asked.put(message)
                 continue

@@ -313,12 +313,12 @@ class Question:
 
     def _race_glance(self, glance: Glance, other: cp_model.CpSolver) -> None:
         """The glance racing until it has had its lead: if it decides the question first, its answer
-        counts; if not, `other` takes its place."""
+        counts; if not, it is stopped, and `other` takes its place for the rest of the question's
+        time (none once that is up)."""
         from ortools.sat.python import cp_model
 
-        self._outlasts(glance.led)
-        glance.interrupt()
-        glance.done.wait()
+        in_time = self._outlasts(glance.led)
+        glance.stop()  # (a helper that does not answer within `helper.STOP_WAIT` is given up: undecided)
         if glance.decided:
             with self._lock:
                 if self._status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
@@ -327,7 +327,10 @@ class Question:
                 self._status = cp_model.INFEASIBLE if self._glanced is None else cp_model.OPTIMAL
                 self._decided.set()
             return
-        if not self._over.is_set():
+        left = self._time_left()
+        if in_time and not self._over.is_set() and (left is None or left > 0):
+            if left is not None:
+                other.parameters.max_time_in_seconds = left  # (the question's time, not its own)
             self._race(other)
 
     def _race(self, solver: cp_model.CpSolver) -> None:
@@ -357,11 +360,15 @@ class Question:
 
     def _outlasts(self, finished: threading.Event) -> bool:
         """Wait for a racer's `finished`: False if the question is stopped, or its time is up, first."""
-        end = None if self._seconds is None else self._began + self._seconds
         while not finished.wait(0.02):
-            if self._over.is_set() or (end is not None and time.perf_counter() >= end):
+            left = self._time_left()
+            if self._over.is_set() or (left is not None and left <= 0):
                 return False
         return True
+
+    def _time_left(self) -> float | None:
+        """Seconds left of the question's time (None: no limit)."""
+        return None if self._seconds is None else self._began + self._seconds - time.perf_counter()
 
     def _race_anchored(self, glance: Glance, after: float) -> None:
         """The anchored glance racing, from `after` seconds into the question (at once if an earlier

@@ -4,6 +4,7 @@ and the model's question take them."""
 from __future__ import annotations
 
 import multiprocessing
+import operator
 import os
 import random
 import signal
@@ -135,6 +136,95 @@ def test_a_glance_that_fails_in_the_helper_is_undecided_and_the_helper_serves_on
     assert broken.in_helper and broken.done.wait(5.0) and not broken.decided
     after = glanced(model, target, root, in_helper=True)
     assert after.decided and after.answer() is not None and helper.alive and helping.start() is helper
+
+
+class _Unreadable:
+    """Pickles, but its unpickling raises (ZeroDivisionError): a message the other end cannot read."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (operator.truediv, (1, 0))
+
+
+def test_a_question_the_helper_cannot_read_ends_it_and_its_glance_is_undecided(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The helper cannot read a glance it is sent (one its own code cannot unpickle, as a helper
+    # started after an upgrade might): it ends, rather than leave the glance unanswered for ever, and
+    # the glance finishes undecided at once. The next glance runs in a thread, and decides (5p
+    # round-robin 1494: a 30); a new helper is started for the glances after it.
+    first = helping.start(wait=30)
+    assert first is not None
+    monkeypatch.setattr(helping, "_started", 1)  # (this death does not count against the tests after it)
+    model, target, root = _glance_of_1494()
+    glance = Glance(model, target, root)
+    glance.deal = _Unreadable()  # type: ignore[assignment]  # (what is sent to the helper)
+    glance.start()
+    assert glance.in_helper
+    assert glance.done.wait(5.0) and not glance.decided and not first.alive
+    after = glanced(model, target, root)
+    assert not after.in_helper and after.decided and after.answer() is not None
+    second = helping.start(wait=30)
+    assert second is not None and second is not first and second.alive
+
+
+def test_an_answer_the_parent_cannot_read_gives_the_helper_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The helper's answer to a glance cannot be read in the parent: the helper is given up (its pipe
+    # closed, so that it ends), the glance finishes undecided, and a new helper serves the glances
+    # after it (5p round-robin 1494: a 30).
+    first = helping.start(wait=30)
+    assert first is not None
+    monkeypatch.setattr(helping, "_started", 1)  # (as above)
+    monkeypatch.setattr(first._inbox, "recv", _raising(first._inbox.recv))  # (from the next read on)
+    model, target, root = _glance_of_1494()
+    warm = glanced(model, target, root, in_helper=True)  # (its answer meets the read already waiting)
+    assert warm.decided and first.alive
+    glance = Glance(model, target, root)
+    glance.start()
+    assert glance.in_helper
+    assert glance.done.wait(30.0) and not glance.decided and not first.alive
+    assert first._process.wait(timeout=10.0) is not None  # (its pipe closed, the helper has ended)
+    second = helping.start(wait=30)
+    assert second is not None and second is not first
+    after = glanced(model, target, root, in_helper=True)
+    assert after.decided and after.answer() is not None
+
+
+def _raising(recv: Any) -> Any:
+    """`recv`, but the answer to a glance cannot be read (its unpickling fails)."""
+
+    def unreadable() -> Any:
+        message = recv()
+        if message[0] == "done":
+            raise ZeroDivisionError("an answer this end cannot read")
+        return message
+
+    return unreadable
+
+
+def test_a_question_gives_up_a_glance_the_helper_never_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The glance that keeps the other configuration's place is stopped when the question's time is up
+    # (1 s here: 3p round-robin 8071 at 30, which Glucose cannot decide in a minute, given a lead it
+    # never spends). The helper never hears the stop (as if it could not read it): the question waits
+    # `helper.STOP_WAIT` for its answer, gives it up (undecided), and ends; the other configuration
+    # does not start once the question's time is up.
+    helper = helping.start(wait=30)
+    assert helper is not None
+    model = Deal.of(THREE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(8071))
+    glance = Glance(model, 30, model.start(), lead=10**9)
+    glance.start()
+    assert glance.in_helper
+    key = glance._key
+    monkeypatch.setattr(helping.Helper, "stop", lambda self, key: None)
+    question = sat.Question(model, 30, 1.0, race=True, glance=glance)
+    assert question.glancing
+    try:
+        began = time.perf_counter()
+        question.start()
+        assert question.done.wait(1.0 + helping.STOP_WAIT + 10.0)
+        assert glance.done.is_set() and not glance.decided and not question.proven
+        with pytest.raises(RuntimeError):  # ("solve() has not been called": the other configuration never started)
+            _ = question._solvers[1].wall_time
+        assert time.perf_counter() - began < 1.0 + helping.STOP_WAIT + 5.0
+    finally:
+        helper._outbox.send(("stop", key))  # (the helper is free for the tests after this one)
 
 
 def _glance_in_a_fork() -> tuple[bool, bool, bool]:
