@@ -317,7 +317,7 @@ class Question:
         time (none once that is up)."""
         from ortools.sat.python import cp_model
 
-        in_time = self._outlasts(glance.led)
+        self._outlasts(glance.led)
         glance.stop()  # (a helper that does not answer within `helper.STOP_WAIT` is given up: undecided)
         if glance.decided:
             with self._lock:
@@ -328,7 +328,7 @@ class Question:
                 self._decided.set()
             return
         left = self._time_left()
-        if in_time and not self._over.is_set() and (left is None or left > 0):
+        if not self._over.is_set() and (left is None or left > 0):  # (stopped, or its time up: `_outlasts` ended)
             if left is not None:
                 other.parameters.max_time_in_seconds = left  # (the question's time, not its own)
             self._race(other)

@@ -145,7 +145,7 @@ class _Unreadable:
         return (operator.truediv, (1, 0))
 
 
-def test_a_question_the_helper_cannot_read_ends_it_and_its_glance_is_undecided(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_glance_the_helper_cannot_read_ends_it_and_is_undecided(monkeypatch: pytest.MonkeyPatch) -> None:
     # The helper cannot read a glance it is sent (one its own code cannot unpickle, as a helper
     # started after an upgrade might): it ends, rather than leave the glance unanswered for ever, and
     # the glance finishes undecided at once. The next glance runs in a thread, and decides (5p
