@@ -134,7 +134,8 @@ class Helper:
         this from `atexit`, and its copies of the pipes are closed already)."""
         if os.getpid() != self._parent:
             return
-        self._outbox.close()
+        with self._lock:  # (not while the reader closes it too: `Connection.close` lets go of the
+            self._outbox.close()  # interpreter lock between the close and its note of it, and the helper ends at once)
         try:
             self._process.wait(timeout=1.0)
         except subprocess.TimeoutExpired:

@@ -549,3 +549,29 @@ def test_a_decided_glance_cuts_the_short_search_before_the_model() -> None:
     assert short[3] is None and search.nodes == 0
     solving._short_of_the_model(model, search, model.start(), 30, 0, [], None, None, None, True, lambda: False)
     assert search.nodes >= solving.BURN_JOIN
+
+
+def test_a_helper_closed_at_exit_ends_without_an_error_in_its_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `close` (run at exit) closes the pipe to the helper, which ends at once; its reader hears that
+    # and closes the same pipe. `Connection.close` lets go of the interpreter lock between closing the
+    # descriptor and noting it: here that gap is held open for 0.5 s. The two closes take turns, so
+    # the reader finds the pipe closed, rather than closing its descriptor again (EBADF, a traceback
+    # printed at the exit of every command that had started a helper).
+    helper = helping.Helper()
+    assert helper.ready.wait(30)
+    errors: list[BaseException | None] = []
+    monkeypatch.setattr("threading.excepthook", lambda hook: errors.append(hook.exc_value))
+    outbox = helper._outbox
+    closing = outbox._close  # type: ignore[attr-defined]  # (private: the step that closes the descriptor)
+
+    def slow_close() -> None:
+        closing()
+        time.sleep(0.5)
+
+    monkeypatch.setattr(outbox, "_close", slow_close)
+    helper.close()
+    deadline = time.monotonic() + 10.0
+    while helper.alive and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.1)  # (the reader's last steps, after it notes the helper gone)
+    assert not helper.alive and errors == []
