@@ -10,7 +10,7 @@ from deducer.errors import (
     NotationError,
     RecordError,
 )
-from deducer.game import GameState, HandCard
+from deducer.game import GameState, HandCard, Table
 from deducer.record import GameRecord, replay
 from deducer.rules import End, rating
 from deducer.settings import DealOrder, Ending, Settings, Stuck
@@ -40,6 +40,7 @@ __all__ = [
     "Settings",
     "Stuck",
     "Suit",
+    "Table",
     "Terminate",
     "Variant",
     "parse_event",

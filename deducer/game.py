@@ -1,9 +1,11 @@
-"""The rules engine: an immutable game state and the events that change it.
+"""The rules engine: an immutable game state, and the table the rules play events on.
 
 A state is advanced by events (`Draw`, `Hint`, `Play`, `Discard`, `Pass`, `Move`,
 `Terminate`); every rule of RULES.md is checked and a broken one raises a typed
 error that says what and why. Cards a recorder cannot see are `None` until a play
-or discard reveals them.
+or discard reveals them. `GameState.apply` gives a new state for each event; a
+`Table` plays a run of events in place (the solver's replay of its lines), and is
+frozen into a state once at the end.
 
 >>> from deducer.actions import parse_event
 >>> state = GameState.new(Settings(players=2))
@@ -35,39 +37,25 @@ class HandCard:
     card: Card | None
 
 
-@dataclass(frozen=True)
-class GameState:
-    """Everything on the table after some events; `apply` gives the next state."""
+class _Position:
+    """What the table shows, asked alike of a frozen `GameState` and of a `Table` in play (whose
+    hands, fireworks and discards are lists where the state's are tuples)."""
 
+    __slots__ = ()
     settings: Settings
-    hands: tuple[tuple[HandCard, ...], ...]
-    fireworks: tuple[int, ...]
-    seats: tuple[str, ...] = DEFAULT_SEATS
-    drawn: int = 0
-    clues: int = MAX_CLUES
-    strikes: int = 0
-    discards: tuple[Card, ...] = ()
-    current: int = 0
-    turn: int = 0
-    must_draw: int | None = 0
-    final_turns: int | None = None
-    end: End | None = None
+    hands: Sequence[Sequence[HandCard]]
+    fireworks: Sequence[int]
+    seats: tuple[str, ...]
+    drawn: int
+    clues: int
+    strikes: int
+    discards: Sequence[Card]
+    current: int
+    turn: int
+    must_draw: int | None
+    final_turns: int | None
+    end: End | None
 
-    @classmethod
-    def new(cls, settings: Settings, seats: Sequence[str] | None = None) -> GameState:
-        """The empty table before the deal."""
-        names = tuple(seats) if seats is not None else DEFAULT_SEATS[: settings.players]
-        if len(names) != settings.players or len(set(name.lower() for name in names)) != len(names):
-            raise IllegalActionError(f"need {settings.players} distinct seat names, got {list(names)}")
-        return cls(
-            settings=settings,
-            hands=((),) * settings.players,
-            fireworks=(0,) * len(settings.variant.suits),
-            seats=names,
-            must_draw=settings.deal_seats()[0],
-        )
-
-    # ----- derived facts -------------------------------------------------
     @property
     def deck_left(self) -> int:
         return self.settings.variant.deck_size - self.drawn
@@ -187,13 +175,6 @@ class GameState:
     def _may_pass(self, seat: int) -> bool:
         return self.settings.ending is Ending.CROWNING and self.settings.stuck is Stuck.PASS and self.stuck(seat)
 
-    def _with(self, **changes: Any) -> GameState:
-        """A copy with some fields changed (`dataclasses.replace` without re-running `__init__`)."""
-        fields = self.__dict__.copy()
-        fields.update(changes)
-        return _built(fields)
-
-    # ----- applying events ----------------------------------------------
     def where(self) -> str:
         return f"turn {self.turn + 1}" if not self.dealing else "the deal"
 
@@ -208,103 +189,225 @@ class GameState:
                 return replace(event, card=hand[event.slot - 1].card)
         return event
 
+
+@dataclass(frozen=True)
+class GameState(_Position):
+    """Everything on the table after some events; `apply` gives the next state (the rules are `Table`'s)."""
+
+    settings: Settings
+    hands: tuple[tuple[HandCard, ...], ...]
+    fireworks: tuple[int, ...]
+    seats: tuple[str, ...] = DEFAULT_SEATS
+    drawn: int = 0
+    clues: int = MAX_CLUES
+    strikes: int = 0
+    discards: tuple[Card, ...] = ()
+    current: int = 0
+    turn: int = 0
+    must_draw: int | None = 0
+    final_turns: int | None = None
+    end: End | None = None
+
+    @classmethod
+    def new(cls, settings: Settings, seats: Sequence[str] | None = None) -> GameState:
+        """The empty table before the deal."""
+        names = tuple(seats) if seats is not None else DEFAULT_SEATS[: settings.players]
+        if len(names) != settings.players or len(set(name.lower() for name in names)) != len(names):
+            raise IllegalActionError(f"need {settings.players} distinct seat names, got {list(names)}")
+        return cls(
+            settings=settings,
+            hands=((),) * settings.players,
+            fireworks=(0,) * len(settings.variant.suits),
+            seats=names,
+            must_draw=settings.deal_seats()[0],
+        )
+
     def apply(self, event: Event) -> GameState:
         """The state after `event`; raises a `HanabiError` saying why if it is not legal."""
-        return self._apply(event, None)
+        table = Table(self)
+        table.apply(event)
+        return table.state()
 
     def act_checked(self, event: Event, card: Card | None) -> GameState:
-        """`apply(event)`, then the draw a play or a discard calls for (if any) of `card`, from a deck
-        already checked to be the variant's full deck, in one step: as `draw_checked` after `apply`, with
-        one copy of the state. The hot path of replaying the solver's lines."""
-        return self._apply(event, card)
+        """The state after `Table.act_checked(event, card)`: the event, then the draw it calls for, in one step."""
+        table = Table(self)
+        table.act_checked(event, card)
+        return table.state()
 
-    def _apply(self, event: Event, card: Card | None) -> GameState:
+    def draw_checked(self, card: Card) -> GameState:
+        """The state after `Table.draw_checked(card)`: the draw now due, from a deck already checked."""
+        table = Table(self)
+        table.draw_checked(card)
+        return table.state()
+
+    def deal_checked(self, deck: Sequence[Card | None]) -> GameState:
+        """The state after `Table.deal_checked(deck)`: the rest of the opening deal, in one step."""
+        table = Table(self)
+        table.deal_checked(deck)
+        return table.state()
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain summary of the position."""
+        return {
+            "turn": self.turn,
+            "current": self.name(self.current),
+            "clues": self.clues,
+            "strikes": self.strikes,
+            "fireworks": {suit.letter: height for suit, height in zip(self.settings.variant.suits, self.fireworks)},
+            "deck": self.deck_left,
+            "discards": [str(card) for card in self.discards],
+            "hands": {
+                self.name(seat): [str(item.card) if item.card else "?" for item in hand] for seat, hand in enumerate(self.hands)
+            },
+        }
+
+
+class Table(_Position):
+    """A game in play: a working copy of a `GameState` that the rules change in place, event by event,
+    until `state()` freezes it. The one home of the rules: `GameState.apply` runs them on a table for
+    one event, a replay runs a whole line on one table. A refused event raises a `HanabiError` saying
+    why, and leaves the table as it was (every check comes before the first change)."""
+
+    __slots__ = (
+        "clues",
+        "current",
+        "discards",
+        "drawn",
+        "end",
+        "final_turns",
+        "fireworks",
+        "hands",
+        "must_draw",
+        "seats",
+        "settings",
+        "strikes",
+        "turn",
+    )
+    hands: list[tuple[HandCard, ...]]  # a list of tuples: a 4-5 card hand is rebuilt cheaper than thawed and frozen
+    fireworks: list[int]
+    discards: tuple[Card, ...]
+
+    def __init__(self, state: GameState) -> None:
+        self.settings = state.settings
+        self.hands = list(state.hands)
+        self.fireworks = list(state.fireworks)
+        self.seats = state.seats
+        self.drawn = state.drawn
+        self.clues = state.clues
+        self.strikes = state.strikes
+        self.discards = state.discards
+        self.current = state.current
+        self.turn = state.turn
+        self.must_draw = state.must_draw
+        self.final_turns = state.final_turns
+        self.end = state.end
+
+    def state(self) -> GameState:
+        """The table as it is now, frozen."""
+        return _built(
+            {
+                "settings": self.settings,
+                "hands": tuple(self.hands),
+                "fireworks": tuple(self.fireworks),
+                "seats": self.seats,
+                "drawn": self.drawn,
+                "clues": self.clues,
+                "strikes": self.strikes,
+                "discards": self.discards,
+                "current": self.current,
+                "turn": self.turn,
+                "must_draw": self.must_draw,
+                "final_turns": self.final_turns,
+                "end": self.end,
+            }
+        )
+
+    def apply(self, event: Event) -> None:
+        """Play `event`; raises a `HanabiError` saying why if it is not legal."""
+        self._act(event, None)
+
+    def act_checked(self, event: Event, card: Card | None) -> None:
+        """`apply(event)`, then the draw a play or a discard calls for (if any) of `card`, from a deck
+        already checked to be the variant's full deck, in one step (as `draw_checked` after `apply`).
+        The hot path of replaying the solver's lines."""
+        self._act(event, card)
+
+    def draw_checked(self, card: Card) -> None:
+        """The draw now due, of `card`, from a deck already checked to be the variant's full deck: as
+        `apply(Draw(...))`, but the copies of `card` in sight are not counted again (a checked deck
+        cannot hold too many)."""
+        if self.must_draw is None:
+            self.apply(Draw(self.current, card))  # refused, saying why
+        else:
+            self._put(self.must_draw, card)
+
+    def deal_checked(self, deck: Sequence[Card | None]) -> None:
+        """The rest of the opening deal, of `deck` (top first) already checked to be the variant's full
+        deck: as `draw_checked` card by card."""
+        seats = self.settings.deal_seats()
+        if self.must_draw is None or self.drawn >= len(seats):
+            raise IllegalActionError(f"no deal is due at {self.where()}")
+        hands = self.hands
+        for uid in range(self.drawn, len(seats)):
+            hands[seats[uid]] = (HandCard(uid, deck[uid]), *hands[seats[uid]])
+        self.drawn, self.must_draw = len(seats), None
+        self._settle()  # (no deck is so short that the deal draws its last card)
+
+    # ----- the rules ----------------------------------------------------
+    def _act(self, event: Event, card: Card | None) -> None:
         """`apply`, with `card` drawn at once where the action calls for a draw (see `act_checked`)."""
         if not 0 <= event.seat < self.settings.players:
             raise IllegalActionError(f"{event.notation(self.seats)}: no seat {event.seat}")
         if isinstance(event, Move):
-            return self._move(event)
+            self._move(event)
+            return
         if self.end is not None:
             raise IllegalActionError(f"{event.notation(self.seats)} refused: the game is over ({self.end.value})")
         if isinstance(event, Terminate):
-            return self._with(end=End.TERMINATED, must_draw=None)
+            self.end, self.must_draw = End.TERMINATED, None
+            return
         if isinstance(event, Draw):
-            return self._draw(event)
+            self._draw(event)
+            return
         if self.must_draw is not None:
-            raise IllegalActionError(
-                f"{event.notation(self.seats)} refused at {self.where()}: {self.name(self.must_draw)} must draw first"
-            )
+            raise self._refuse(event, f"{self.name(self.must_draw)} must draw first")
         if event.seat != self.current:
-            raise IllegalActionError(
-                f"{event.notation(self.seats)} refused at {self.where()}: it is {self.name(self.current)}'s turn"
-            )
-        changes: dict[str, Any]
+            raise self._refuse(event, f"it is {self.name(self.current)}'s turn")
         if isinstance(event, Play):  # the commonest first
-            changes = self._play(event)
+            self._play(event)
         elif isinstance(event, Hint):
-            changes = self._hint(event)
+            self._hint(event)
         elif isinstance(event, Discard):
-            changes = self._discard(event)
-        else:
-            if not self._may_pass(event.seat):
-                raise IllegalActionError(
-                    f"{event.notation(self.seats)} refused at {self.where()}: "
-                    "a player may pass only when stuck under Crowning Piece with option stuck=pass"
-                )
-            changes = {}
-        return self._end_turn(event, changes, card)
-
-    def draw_checked(self, card: Card) -> GameState:
-        """The draw now due, of `card`, from a deck already checked to be the variant's full deck: as
-        `apply(Draw(...))`, but the copies of `card` in sight are not counted again (a checked deck
-        cannot hold too many). The hot path of replaying the solver's lines."""
-        if self.must_draw is None:
-            return self.apply(Draw(self.current, card))  # refused, saying why
-        return self._put(self.must_draw, card)
-
-    def deal_checked(self, deck: Sequence[Card | None]) -> GameState:
-        """The rest of the opening deal, of `deck` (top first) already checked to be the variant's full
-        deck: as `draw_checked` card by card, with one copy of the state."""
-        seats = self.settings.deal_seats()
-        if self.must_draw is None or self.drawn >= len(seats):
-            raise IllegalActionError(f"no deal is due at {self.where()}")
-        hands = [list(hand) for hand in self.hands]
-        for uid in range(self.drawn, len(seats)):
-            hands[seats[uid]].insert(0, HandCard(uid, deck[uid]))
-        fields = self.__dict__.copy()
-        fields.update(hands=tuple(tuple(hand) for hand in hands), drawn=len(seats), must_draw=None)
-        return _built(fields)._settle()  # (no deck is so short that the deal draws its last card)
+            self._discard(event)
+        elif not self._may_pass(event.seat):
+            raise self._refuse(event, "a player may pass only when stuck under Crowning Piece with option stuck=pass")
+        self._end_turn(event, card)
 
     def _refuse(self, event: Event, why: str) -> IllegalActionError:
         return IllegalActionError(f"{event.notation(self.seats)} refused at {self.where()}: {why}")
 
-    def _draw(self, event: Draw) -> GameState:
+    def _draw(self, event: Draw) -> None:
         if self.must_draw is None:
             raise self._refuse(event, "no draw is due" if self.deck_left else "the deck is empty")
         if event.seat != self.must_draw:
             raise self._refuse(event, f"it is {self.name(self.must_draw)} who draws now")
         if event.card is not None:
             self._check_copies(event, event.card)
-        return self._put(event.seat, event.card)
+        self._put(event.seat, event.card)
 
-    def _put(self, seat: int, card: Card | None) -> GameState:
+    def _put(self, seat: int, card: Card | None) -> None:
         """The draw due, found legal, of `card` by `seat`."""
-        fields = self.__dict__.copy()
-        self._drawing(fields, seat, card)
-        drawn = fields["drawn"]
-        dealing = drawn < self.settings.players * self.settings.hand_size  # the opening deal goes on
-        fields["must_draw"] = self.settings.deal_seats()[drawn] if dealing else None
-        return _built(fields)._settle()
+        self._drawing(seat, card)
+        dealing = self.drawn < self.settings.players * self.settings.hand_size  # the opening deal goes on
+        self.must_draw = self.settings.deal_seats()[self.drawn] if dealing else None
+        self._settle()
 
-    def _drawing(self, fields: dict[str, Any], seat: int, card: Card | None) -> None:
-        """Write into `fields` (this state's, as the turn changed them so far) what the draw of `card` by
-        `seat` changes: the hands, the cards drawn, and the final round if it is the last card (standard rules)."""
-        changed = list(fields["hands"])
-        changed[seat] = (HandCard(self.drawn, card),) + changed[seat]
-        fields["hands"] = tuple(changed)
-        fields["drawn"] = self.drawn + 1
-        if self.drawn + 1 == self.settings.variant.deck_size and self.settings.ending is Ending.STANDARD:
-            fields["final_turns"] = self.settings.players
+    def _drawing(self, seat: int, card: Card | None) -> None:
+        """`seat` draws `card`: its hand, the cards drawn, and the final round if it is the last card (standard rules)."""
+        self.hands[seat] = (HandCard(self.drawn, card), *self.hands[seat])
+        self.drawn += 1
+        if self.drawn == self.settings.variant.deck_size and self.settings.ending is Ending.STANDARD:
+            self.final_turns = self.settings.players
 
     def _check_copies(self, event: Event, card: Card) -> None:
         copies = self.settings.variant.copies(card)
@@ -317,8 +420,8 @@ class GameState:
                 f"{event.notation(self.seats)} at {self.where()}: all {copies} copies of {card} are already accounted for"
             )
 
-    # Each action's method checks it and returns what it changes; `_end_turn` adds the turn's end.
-    def _hint(self, event: Hint) -> dict[str, Any]:
+    # Each action's method checks it, then changes the table; `_end_turn` adds the turn's end.
+    def _hint(self, event: Hint) -> None:
         if self.clues == 0:
             raise self._refuse(event, "no clue tokens left")
         if event.target == event.seat:
@@ -341,7 +444,7 @@ class GameState:
         unseen = event.partial and any(item.card is None for item in hand)
         if not touched and not self.settings.empty_hints and not unseen:
             raise self._refuse(event, f"{self.name(event.target)} holds no {event.clue} card and empty hints are off")
-        return {"clues": self.clues - 1}
+        self.clues -= 1
 
     def _check_touched(self, event: Hint, hand: tuple[HandCard, ...], touched: tuple[int, ...]) -> None:
         """The slots a hint is said to touch are slots of the hand, and agree with the cards known there."""
@@ -356,7 +459,8 @@ class GameState:
                     f"{event.notation(self.seats)} at {self.where()}: slot {slot} holds {item.card}, which {verb} {event.clue}"
                 )
 
-    def _take(self, event: Play | Discard) -> tuple[Card, tuple[tuple[HandCard, ...], ...]]:
+    def _take(self, event: Play | Discard) -> Card:
+        """Check that the card played or discarded is known and is the slot's, then take it from the hand."""
         hand = self.hands[event.seat]
         if not 1 <= event.slot <= len(hand):
             raise self._refuse(event, f"{self.name(event.seat)} has no slot {event.slot} (hand of {len(hand)})")
@@ -371,100 +475,77 @@ class GameState:
             raise ContradictionError(f"{event.notation(self.seats)} at {self.where()}: slot {event.slot} holds {item.card}")
         if item.card is None:
             self._check_copies(event, card)
-        hands = list(self.hands)
-        hands[event.seat] = hand[: event.slot - 1] + hand[event.slot :]
-        return card, tuple(hands)
+        self.hands[event.seat] = hand[: event.slot - 1] + hand[event.slot :]
+        return card
 
-    def _play(self, event: Play) -> dict[str, Any]:
+    def _play(self, event: Play) -> None:
         if event.announce is not None and not self.settings.choreography:
             raise self._refuse(event, "announcing a colour needs the Timed Choreography option")
         if event.announce is not None and event.announce not in self.settings.variant.suits:
             raise self._refuse(event, f"there is no {event.announce.word} suit in this game")
-        card, hands = self._take(event)
+        card = self._take(event)
         if (event.announce is None or event.announce is card.suit) and self.playable(card):
-            index = self.settings.variant.suits.index(card.suit)
-            fireworks = self.fireworks[:index] + (card.rank,) + self.fireworks[index + 1 :]
-            clues = self.clues
+            self.fireworks[self.settings.variant.suits.index(card.suit)] = card.rank
             if card.rank == 5:
-                clues = min(MAX_CLUES, clues + 1)
+                self.clues = min(MAX_CLUES, self.clues + 1)
             if event.announce is not None:
-                clues = min(MAX_CLUES, clues + 1)
-            complete = sum(fireworks) == self.settings.variant.max_score
-            return {"hands": hands, "fireworks": fireworks, "clues": clues, "end": End.COMPLETE if complete else None}
-        strikes = self.strikes + 1
-        end = End.STRIKES if strikes >= MAX_STRIKES else self._lost(card)
-        return {"hands": hands, "discards": self.discards + (card,), "strikes": strikes, "end": end}
+                self.clues = min(MAX_CLUES, self.clues + 1)
+            if sum(self.fireworks) == self.settings.variant.max_score:
+                self.end = End.COMPLETE
+            return
+        self.strikes += 1
+        self.end = End.STRIKES if self.strikes >= MAX_STRIKES else self._lost(card)
+        self.discards += (card,)
 
-    def _discard(self, event: Discard) -> dict[str, Any]:
+    def _discard(self, event: Discard) -> None:
         if self.clues >= MAX_CLUES:
             raise self._refuse(event, f"no discarding with {MAX_CLUES} clue tokens")
-        card, hands = self._take(event)
-        return {"hands": hands, "discards": self.discards + (card,), "clues": self.clues + 1, "end": self._lost(card)}
+        card = self._take(event)
+        self.end = self._lost(card)
+        self.discards += (card,)
+        self.clues += 1
 
     def _lost(self, card: Card) -> End | None:
-        """How the game ends when `card` is lost (a strike or a discard): Crowning Piece ends it on an indispensable card."""
+        """How the game ends when `card` is lost (a strike or a discard, not yet among the discards):
+        Crowning Piece ends it on an indispensable card."""
         return End.LOST_CARD if self.settings.ending is Ending.CROWNING and self.indispensable(card) else None
 
-    def _end_turn(self, event: Event, changes: dict[str, Any], card: Card | None = None) -> GameState:
-        """The state after the action whose `changes` are given: the turn passes, the game may end, and
-        `card` (if given) is drawn where the action calls for a draw (as `_put` draws it)."""
-        fields = self.__dict__.copy()
-        fields.update(changes)
-        fields["turn"] = self.turn + 1
-        if changes.get("end") is not None:  # the action ended the game
-            fields["must_draw"] = None
-            return _built(fields)
-        must_draw = event.seat if isinstance(event, (Play, Discard)) and self.deck_left > 0 else None
-        end = None
+    def _end_turn(self, event: Event, card: Card | None) -> None:
+        """The turn passes after the action just played: the game may end, and `card` (if given) is
+        drawn where the action calls for a draw (as `_put` draws it)."""
+        self.turn += 1
+        if self.end is not None:  # the action ended the game
+            self.must_draw = None
+            return
+        draws = isinstance(event, (Play, Discard)) and self.drawn < self.settings.variant.deck_size
         if self.final_turns is not None:
-            fields["final_turns"] = self.final_turns - 1
-            if self.final_turns == 1:
-                end = fields["end"] = End.FINAL_ROUND
-        fields["current"] = (event.seat + 1) % self.settings.players
-        if end is not None:
-            fields["must_draw"] = None
-        elif must_draw is not None and card is not None:  # a play or a discard, while the deck lasts
-            self._drawing(fields, must_draw, card)
-            fields["must_draw"] = None
+            self.final_turns -= 1
+            if self.final_turns == 0:
+                self.end = End.FINAL_ROUND
+        self.current = (event.seat + 1) % self.settings.players
+        if self.end is not None or not draws:
+            self.must_draw = None
+        elif card is not None:  # a play or a discard, while the deck lasts
+            self._drawing(event.seat, card)
         else:
-            fields["must_draw"] = must_draw
-        built = _built(fields)
-        return built if self.settings.ending is Ending.STANDARD else built._settle()
+            self.must_draw = event.seat
+        if self.settings.ending is not Ending.STANDARD:
+            self._settle()
 
-    def _settle(self) -> GameState:
+    def _settle(self) -> None:
         """Crowning Piece: end the game when the player to act is stuck."""
         if self.end is not None or self.must_draw is not None or self.settings.ending is not Ending.CROWNING:
-            return self
-        if not any(self.hands) and self.deck_left == 0:
-            return self._with(end=End.STUCK)
-        if self.settings.stuck is Stuck.LOSE and self.stuck(self.current):
-            return self._with(end=End.STUCK)
-        return self
+            return
+        emptied = not any(self.hands) and self.deck_left == 0
+        if emptied or (self.settings.stuck is Stuck.LOSE and self.stuck(self.current)):
+            self.end = End.STUCK
 
-    def _move(self, event: Move) -> GameState:
+    def _move(self, event: Move) -> None:
         hand = list(self.hands[event.seat])
         if not (1 <= event.source <= len(hand) and 1 <= event.dest <= len(hand)):
             raise self._refuse(event, f"{self.name(event.seat)} has {len(hand)} cards")
-        item = hand.pop(event.source - 1)
-        hand.insert(event.dest - 1, item)
-        hands = list(self.hands)
-        hands[event.seat] = tuple(hand)
-        return self._with(hands=tuple(hands))
-
-    def to_json(self) -> dict[str, Any]:
-        """A plain summary of the position."""
-        return {
-            "turn": self.turn,
-            "current": self.name(self.current),
-            "clues": self.clues,
-            "strikes": self.strikes,
-            "fireworks": {suit.letter: height for suit, height in zip(self.settings.variant.suits, self.fireworks)},
-            "deck": self.deck_left,
-            "discards": [str(card) for card in self.discards],
-            "hands": {
-                self.name(seat): [str(item.card) if item.card else "?" for item in hand] for seat, hand in enumerate(self.hands)
-            },
-        }
+        hand.insert(event.dest - 1, hand.pop(event.source - 1))
+        self.hands[event.seat] = tuple(hand)
 
 
 def _built(fields: dict[str, Any]) -> GameState:
