@@ -358,30 +358,37 @@ class Table(_Position):
         """`apply`, with `card` drawn at once where the action calls for a draw (see `act_checked`)."""
         if not 0 <= event.seat < self.settings.players:
             raise IllegalActionError(f"{event.notation(self.seats)}: no seat {event.seat}")
-        if isinstance(event, Move):
+        if isinstance(event, (Play, Hint, Discard, Pass)):  # a turn: the commonest first
+            self._check_turn(event)
+            if isinstance(event, Play):
+                self._play(event)
+            elif isinstance(event, Hint):
+                self._hint(event)
+            elif isinstance(event, Discard):
+                self._discard(event)
+            elif not self._may_pass(event.seat):
+                raise self._refuse(event, "a player may pass only when stuck under Crowning Piece with option stuck=pass")
+            self._end_turn(event.seat, isinstance(event, (Play, Discard)), card)
+        elif isinstance(event, Move):
             self._move(event)
-            return
-        if self.end is not None:
-            raise IllegalActionError(f"{event.notation(self.seats)} refused: the game is over ({self.end.value})")
-        if isinstance(event, Terminate):
+        elif self.end is not None:
+            raise self._over(event, self.end)
+        elif isinstance(event, Terminate):
             self.end, self.must_draw = End.TERMINATED, None
-            return
-        if isinstance(event, Draw):
+        else:
             self._draw(event)
-            return
+
+    def _check_turn(self, event: Event) -> None:
+        """`event` is a turn's action, and it is its player's turn."""
+        if self.end is not None:
+            raise self._over(event, self.end)
         if self.must_draw is not None:
             raise self._refuse(event, f"{self.name(self.must_draw)} must draw first")
         if event.seat != self.current:
             raise self._refuse(event, f"it is {self.name(self.current)}'s turn")
-        if isinstance(event, Play):  # the commonest first
-            self._play(event)
-        elif isinstance(event, Hint):
-            self._hint(event)
-        elif isinstance(event, Discard):
-            self._discard(event)
-        elif not self._may_pass(event.seat):
-            raise self._refuse(event, "a player may pass only when stuck under Crowning Piece with option stuck=pass")
-        self._end_turn(event, card)
+
+    def _over(self, event: Event, end: End) -> IllegalActionError:
+        return IllegalActionError(f"{event.notation(self.seats)} refused: the game is over ({end.value})")
 
     def _refuse(self, event: Event, why: str) -> IllegalActionError:
         return IllegalActionError(f"{event.notation(self.seats)} refused at {self.where()}: {why}")
@@ -510,25 +517,25 @@ class Table(_Position):
         Crowning Piece ends it on an indispensable card."""
         return End.LOST_CARD if self.settings.ending is Ending.CROWNING and self.indispensable(card) else None
 
-    def _end_turn(self, event: Event, card: Card | None) -> None:
-        """The turn passes after the action just played: the game may end, and `card` (if given) is
-        drawn where the action calls for a draw (as `_put` draws it)."""
+    def _end_turn(self, seat: int, lets_go: bool, card: Card | None) -> None:
+        """The turn of `seat` passes after its action (`lets_go`: a play or a discard, which calls for a
+        draw while the deck lasts): the game may end, and `card` (if given) is drawn (as `_put` draws it)."""
         self.turn += 1
         if self.end is not None:  # the action ended the game
             self.must_draw = None
             return
-        draws = isinstance(event, (Play, Discard)) and self.drawn < self.settings.variant.deck_size
+        draws = lets_go and self.drawn < self.settings.variant.deck_size
         if self.final_turns is not None:
             self.final_turns -= 1
             if self.final_turns == 0:
                 self.end = End.FINAL_ROUND
-        self.current = (event.seat + 1) % self.settings.players
+        self.current = (seat + 1) % self.settings.players
         if self.end is not None or not draws:
             self.must_draw = None
         elif card is not None:  # a play or a discard, while the deck lasts
-            self._drawing(event.seat, card)
+            self._drawing(seat, card)
         else:
-            self.must_draw = event.seat
+            self.must_draw = seat
         if self.settings.ending is not Ending.STANDARD:
             self._settle()
 
