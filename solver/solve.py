@@ -243,10 +243,23 @@ def best_line(
     just after the probes), and last the answer's."""
     root = model.start() if root is None else root
     maximum = model.rules.max_score
-    bound = explain(model, root)
-    if ceiling is not None and ceiling < bound.score:
-        bound = Bound(max(ceiling, 0), f"an earlier position of the game could not score more than {ceiling}")
-    best, best_line_found = greedy_start(model, root, bound.score)
+    bounds: list[Bound] = []  # the bound, once a greedy line falls short of the maximum
+
+    def bound_score() -> int:
+        if not bounds:
+            bound = explain(model, root)
+            if ceiling is not None and ceiling < bound.score:
+                bound = Bound(max(ceiling, 0), f"an earlier position of the game could not score more than {ceiling}")
+            bounds.append(bound)
+        return bounds[0].score
+
+    best, best_line_found = greedy_start(model, root, bound_score)
+    if best == maximum:  # (most deals: won by a greedy line, before any bound is needed)
+        if report is not None:
+            report(best, best)
+        return Outcome("win", best, best, best_line_found, 0, None)
+    bound_score()
+    bound = bounds[0]
     if best < bound.score:
         bound = copies_bound(model, root, bound)
     if best < bound.score:

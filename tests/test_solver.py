@@ -11,6 +11,7 @@ from deducer import Card, Ending, GameState, Settings, Stuck, Variant
 from deducer.cards import format_cards, parse_cards
 from deducer.record import advance, deal
 from solver import greedy
+from solver import solve as solving
 from solver.bounds import Bound
 from solver.brute import Brute, TooBig, best_score
 from solver.greedy import greedy_line, greedy_move, greedy_start, quick_move
@@ -261,7 +262,14 @@ def test_a_patient_greedy_line_wins_where_the_usual_ones_fall_a_point_short(monk
     assert greedy_move(model, position, moves, True, patient=True) == (HINT, -1) == patient[5]
     spent = position[:4] + (1,) + position[5:]  # with a single clue token left, it lets go of the y3 too
     assert greedy_move(model, spent, model.moves(spent), True, patient=True) == usual[0][0][5]
-    assert greedy_start(model, root, 30) == (30, patient) and best_line(model).nodes == 0
+    asked: list[int] = []
+
+    def bound() -> int:
+        asked.append(30)
+        return 30
+
+    assert greedy_start(model, root, bound) == (30, patient) and best_line(model).nodes == 0
+    assert asked == [30, 30]  # (the bound is asked after each of the two 29s, and not after the win)
     monkeypatch.setattr(greedy, "GREEDY", ((True, False), (False, False)))
     assert best_line(model).nodes > 0
 
@@ -275,8 +283,25 @@ def test_a_patient_greedy_line_below_the_bound_is_not_the_start() -> None:
     root = model.start()
     lines = [greedy_line(model, root, low, patient) for low, patient in ((True, False), (False, False), (True, True))]
     assert [model.score(end) for _, end in lines] == [23, 20, 26]
-    assert greedy_start(model, root, 30) == (23, lines[0][0])
-    assert greedy_start(model, root, 26) == (26, lines[2][0])  # (were the bound 26)
+    assert greedy_start(model, root, lambda: 30) == (23, lines[0][0])
+    assert greedy_start(model, root, lambda: 26) == (26, lines[2][0])  # (were the bound 26)
+
+
+def test_a_deal_won_by_the_first_greedy_line_needs_no_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 3 players, base, seed 0: the first greedy line scores 25, so the solve answers (a win, as the
+    # engine's replay confirms) without the bound, whose cost (about a tenth of such a solve) is spared.
+    settings = Settings(players=3)
+    deck = Variant.BASE.shuffled_deck(0)
+    model = Deal.of(settings, deck)
+    assert model.score(greedy_line(model, model.start())[1]) == 25
+
+    def unused(*_: object) -> Bound:
+        raise AssertionError("the bound was computed")
+
+    monkeypatch.setattr(solving, "explain", unused)
+    told: list[tuple[int, int]] = []
+    solution = solve(settings, deck, report=lambda best, top: told.append((best, top)))
+    assert (solution.verdict, solution.score, solution.nodes, told) == ("win", 25, 0, [(25, 25)])
 
 
 def test_deck_lost_in_standard_but_won_under_crowning() -> None:
