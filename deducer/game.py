@@ -98,10 +98,9 @@ class _Position:
         height = self.firework(card.suit)
         if card.rank <= height:
             return True
-        copies = self.settings.variant.copies
-        return any(
-            self.discards.count(Card(card.suit, rank)) == copies(Card(card.suit, rank)) for rank in range(height + 1, card.rank)
-        )
+        suit, copies = card.suit, self.settings.variant.copies
+        lost = [item.rank for item in self.discards if item.suit is suit]  # (attribute tests: no Card.__eq__ per discard)
+        return any(lost.count(rank) == copies(Card(suit, rank)) for rank in range(height + 1, card.rank) if rank in lost)
 
     def critical(self, card: Card) -> bool:
         """`card` is still needed and only one copy of it is left undiscarded."""

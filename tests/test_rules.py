@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
@@ -302,3 +303,25 @@ def test_full_deck_helper_matches_the_deal() -> None:
     state = deal(GameState.new(TWO), deck)
     assert [str(item.card) for item in state.hands[0]] == HANDS2[0].split()
     assert deck[10:12] == [Card.parse("g1"), Card.parse("g2")]
+
+
+def test_trash_is_a_card_played_or_one_above_a_rank_all_discarded() -> None:
+    # By hand: red at 1, both r3 discarded: r1 is trash (played), r4 and r5 too (no r3 can be played);
+    # r2 and r3 are not. The multicolour m2, a single copy, discarded: m3 on are trash.
+    cards = Card.parse
+    state = replace(GameState.new(Settings(variant=Variant.AVALANCHE)), fireworks=(0, 1, 0, 0, 0, 0))
+    state = replace(state, discards=(cards("r3"), cards("b1"), cards("r3"), cards("m2")))
+    assert [card for card in Variant.AVALANCHE.cards if state.trash(card)] == [
+        cards(text) for text in ["r1", "r4", "r5", "m3", "m4", "m5"]
+    ]
+    # The rule as written, against random fireworks and discards.
+    rng = random.Random(11)
+    deck = Variant.AVALANCHE.full_deck()
+    for _ in range(300):
+        fireworks = tuple(rng.randint(0, 5) for _ in Variant.AVALANCHE.suits)
+        state = replace(state, fireworks=fireworks, discards=tuple(rng.sample(deck, rng.randint(0, 30))))
+        for card in Variant.AVALANCHE.cards:
+            height = state.firework(card.suit)
+            below = [Card(card.suit, rank) for rank in range(height + 1, card.rank)]
+            gone = any(state.discards.count(lower) == Variant.AVALANCHE.copies(lower) for lower in below)
+            assert state.trash(card) == (card.rank <= height or gone)
