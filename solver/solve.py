@@ -258,7 +258,7 @@ def best_line(
         if report is not None:
             report(best, best)
         return Outcome("win", best, best, best_line_found, 0, None)
-    bound_score()
+    bound_score()  # (if no greedy line has asked for it yet)
     bound = bounds[0]
     if best < bound.score:
         bound = copies_bound(model, root, bound)
