@@ -98,7 +98,7 @@ def solve(
     (the best score found, the most not yet refuted) as the two close in on each other."""
     _check_deck(settings, deck)
     state = deal(GameState.new(settings), deck, checked=True)
-    return _solve_position(state, deck, time_limit, node_limit, stop=stop, report=report)
+    return _solve_position(state, deck, time_limit, node_limit, stop=stop, report=report, opening=True)
 
 
 def solve_from(
@@ -126,12 +126,14 @@ def _solve_position(
     ceiling: int | None = None,
     stop: Callable[[], bool] | None = None,
     report: Callable[[int, int], None] | None = None,
+    opening: bool = False,
 ) -> Solution:
-    """`solve_from`, on a deck already checked."""
+    """`solve_from`, on a deck already checked. `opening`: `state` is the opening deal of `deck`, whose
+    hands need no checking and whose model position is the model's start."""
     settings = state.settings
     if state.must_draw is not None:
         raise SolverError(f"the position at {state.where()} waits for a draw: solve it at a turn boundary")
-    if any(item.card != deck[item.uid] for hand in state.hands for item in hand):
+    if not opening and any(item.card != deck[item.uid] for hand in state.hands for item in hand):
         raise SolverError("the hands of this position do not hold the cards the deck says")
     start = time.perf_counter()
     if state.end is End.TERMINATED:
@@ -142,7 +144,8 @@ def _solve_position(
         verdict = "win" if state.won else "loss"
         reason = _ENDED[state.end] if state.end is not None else None
         return Solution(verdict, score, score, settings.variant.max_score, (), 0, time.perf_counter() - start, reason)
-    outcome = best_line(model, time_limit, node_limit, root=position_of(model, state), ceiling=ceiling, stop=stop, report=report)
+    root = model.start() if opening else position_of(model, state)  # (the same position: see the tests)
+    outcome = best_line(model, time_limit, node_limit, root=root, ceiling=ceiling, stop=stop, report=report)
     actions, final = to_actions(settings, deck, outcome.line, state, checked=True)
     score = final.score if final.over or settings.ending is Ending.STANDARD else 0
     if score != outcome.score or (outcome.verdict == "win" and not (final.won and final.over)):
