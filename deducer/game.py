@@ -227,18 +227,6 @@ class GameState(_Position):
         table.apply(event)
         return table.state()
 
-    def act_checked(self, event: Event, card: Card | None) -> GameState:
-        """The state after `Table.act_checked(event, card)`: the event, then the draw it calls for, in one step."""
-        table = Table(self)
-        table.act_checked(event, card)
-        return table.state()
-
-    def draw_checked(self, card: Card) -> GameState:
-        """The state after `Table.draw_checked(card)`: the draw now due, from a deck already checked."""
-        table = Table(self)
-        table.draw_checked(card)
-        return table.state()
-
     def deal_checked(self, deck: Sequence[Card | None]) -> GameState:
         """The state after `Table.deal_checked(deck)`: the rest of the opening deal, in one step."""
         table = Table(self)

@@ -35,7 +35,7 @@ from deducer.actions import (
 )
 from deducer.cards import Card, format_cards
 from deducer.errors import HanabiError, RecordError
-from deducer.game import GameState
+from deducer.game import GameState, Table
 from deducer.schema import (
     DiscardModel,
     DrawModel,
@@ -259,24 +259,37 @@ def deal(state: GameState, deck: Sequence[Card | None], checked: bool = False) -
     """Deal the opening hands from `deck` (top first); `checked` as for `advance`."""
     if checked and state.dealing and state.must_draw is not None:
         return state.deal_checked(deck)  # in one step
-    while state.dealing and state.must_draw is not None:
-        state = _draw(state, state.must_draw, deck[state.drawn], checked)
-    return state
+    table = Table(state)
+    while table.dealing and table.must_draw is not None:
+        _draw(table, table.must_draw, deck[table.drawn], checked)
+    return table.state()
 
 
 def advance(state: GameState, action: Event, deck: Sequence[Card | None], checked: bool = False) -> GameState:
     """Apply `action`, then the draw it calls for, from a fully known `deck`. `checked`: the deck is
     known to be the variant's full deck (as the solver checks it), so the engine does not count the
     copies of each card drawn again."""
-    following = deck[state.drawn] if state.drawn < len(deck) else None
-    state = state.act_checked(action, following) if checked else state.apply(action)  # with its draw, in one step
-    if state.must_draw is not None:
-        state = _draw(state, state.must_draw, deck[state.drawn], checked)
-    return state
+    table = Table(state)
+    play_on(table, action, deck, checked)
+    return table.state()
 
 
-def _draw(state: GameState, seat: int, card: Card | None, checked: bool) -> GameState:
-    return state.draw_checked(card) if checked and card is not None else state.apply(Draw(seat, card))
+def play_on(table: Table, action: Event, deck: Sequence[Card | None], checked: bool = False) -> None:
+    """`advance`, in place on `table` (a run of actions on one table: the solver's replay of its lines)."""
+    following = deck[table.drawn] if table.drawn < len(deck) else None
+    if checked:
+        table.act_checked(action, following)  # with its draw, in one step
+    else:
+        table.apply(action)
+    if table.must_draw is not None:
+        _draw(table, table.must_draw, deck[table.drawn], checked)
+
+
+def _draw(table: Table, seat: int, card: Card | None, checked: bool) -> None:
+    if checked and card is not None:
+        table.draw_checked(card)
+    else:
+        table.apply(Draw(seat, card))
 
 
 def replay(record: GameRecord) -> list[GameState]:

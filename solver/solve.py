@@ -18,11 +18,11 @@ from functools import cache, partial
 from random import Random
 from typing import TYPE_CHECKING, Any
 
-from deducer.actions import Action, Clue, Discard, Draw, Hint, Pass, Play
+from deducer.actions import Action, Clue, Discard, Hint, Pass, Play
 from deducer.cards import Card, Suit, Variant
 from deducer.errors import HanabiError
 from deducer.game import GameState, HandCard, Table
-from deducer.record import deal
+from deducer.record import deal, play_on
 from deducer.rules import End
 from deducer.settings import Ending, Settings
 from solver import sat
@@ -246,23 +246,20 @@ def best_line(
     just after the probes), and last the answer's."""
     root = model.start() if root is None else root
     maximum = model.rules.max_score
-    bounds: list[Bound] = []  # the bound, once a greedy line falls short of the maximum
 
-    def bound_score() -> int:
-        if not bounds:
-            bound = explain(model, root)
-            if ceiling is not None and ceiling < bound.score:
-                bound = Bound(max(ceiling, 0), f"an earlier position of the game could not score more than {ceiling}")
-            bounds.append(bound)
-        return bounds[0].score
+    @cache
+    def first_bound() -> Bound:  # (computed once a greedy line falls short of the maximum, and kept)
+        bound = explain(model, root)
+        if ceiling is not None and ceiling < bound.score:
+            bound = Bound(max(ceiling, 0), f"an earlier position of the game could not score more than {ceiling}")
+        return bound
 
-    best, best_line_found = greedy_start(model, root, bound_score)
+    best, best_line_found = greedy_start(model, root, lambda: first_bound().score)
     if best == maximum:  # (most deals: won by a greedy line, before any bound is needed)
         if report is not None:
             report(best, best)
         return Outcome("win", best, best, best_line_found, 0, None)
-    bound_score()  # (if no greedy line has asked for it yet)
-    bound = bounds[0]
+    bound = first_bound()
     if best < bound.score:
         bound = copies_bound(model, root, bound)
     if best < bound.score:
@@ -1054,13 +1051,7 @@ def to_actions(
             else:
                 action = _play(seat, slot, real)
         actions.append(action)
-        following = deck[table.drawn] if table.drawn < len(deck) else None
-        if checked:
-            table.act_checked(action, following)  # with its draw, in one step
-        else:
-            table.apply(action)
-            if table.must_draw is not None and following is not None:
-                table.apply(Draw(table.must_draw, following))
+        play_on(table, action, deck, checked)
     return actions, table.state()
 
 

@@ -20,7 +20,7 @@ from deducer import (
 )
 from deducer.actions import Action, Discard, Draw, Hint, Pass, parse_event
 from deducer.cards import Card, Suit
-from deducer.game import GameState
+from deducer.game import GameState, Table
 from deducer.record import advance, deal
 from deducer.rules import rating
 from tests.helpers import dealt, full_deck, run
@@ -241,8 +241,10 @@ def test_turn_order_and_draws_are_enforced() -> None:
         run(state, "Alice hints Alice red")
     # The draw from a checked deck (the solver's replay) is refused the same way when none is due.
     with pytest.raises(IllegalActionError, match="no draw is due"):
-        state.draw_checked(Card.parse("g1"))
-    assert played.draw_checked(Card.parse("g1")) == played.apply(Draw(0, Card.parse("g1")))
+        Table(state).draw_checked(Card.parse("g1"))
+    table = Table(played)
+    table.draw_checked(Card.parse("g1"))
+    assert table.state() == played.apply(Draw(0, Card.parse("g1")))
     # So is the whole opening deal in one step once it has been dealt.
     with pytest.raises(IllegalActionError, match="no deal is due at turn 1"):
         state.deal_checked(TWO.variant.full_deck())
