@@ -1,6 +1,6 @@
 """The solver on the deals that reach its portfolio: the `mid` set and the `slow` set, by name.
 
-    python benchmarks/bench_hard.py [--set mid|slow|both] [--time-limit 30] [--runs 1] [--against DIR]
+    python benchmarks/bench_hard.py [--set mid|slow|both] [--time-limit 30] [--runs 1] [--against DIR] [--perfect]
 
 Nearly every deal is decided in milliseconds by the bounds, the greedy lines and the search
 (`bench_solver.py` reports those sets); the solver's time is spent on the 1-2% that reach Glucose's
@@ -21,6 +21,9 @@ solves in a process of its own, kept for the whole set (its own helper process a
 children import that version too), so that each solve after the first finds its helper ready, as
 in a long-lived program. Prints both times per deal, each version's summary, and the median of
 the per-deal ratios (this/DIR).
+
+`--perfect` asks only whether a perfect score is reachable (`solve(..., perfect=True)`), the question
+of the SAT encodings (`bench_reference.py`) and of `hanabi survey`; not with `--against`.
 """
 
 from __future__ import annotations
@@ -77,12 +80,12 @@ def _name(settings: Settings, seed: int) -> str:
     return f"{settings.players}p {settings.variant.value} {order} {seed}"
 
 
-def run(name: str, limit: float) -> list[float]:
+def run(name: str, limit: float, perfect: bool = False) -> list[float]:
     """Solve the set's deals one after the other; print a row each; return their seconds."""
     times: list[float] = []
     for settings, seed in deals(SETS[name]):
         began = time.perf_counter()
-        solution = solve(settings, settings.variant.shuffled_deck(seed), time_limit=limit)
+        solution = solve(settings, settings.variant.shuffled_deck(seed), time_limit=limit, perfect=perfect)
         seconds = time.perf_counter() - began
         times.append(seconds)
         bound = f"{solution.score}/{solution.upper}"
@@ -181,8 +184,11 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=30.0, help="seconds per deal")
     parser.add_argument("--runs", type=int, default=1, help="runs of each set, one after the other")
     parser.add_argument("--against", type=Path, default=None, help="another checkout, timed alongside")
+    parser.add_argument("--perfect", action="store_true", help="ask only whether a perfect score is reachable")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.perfect and args.against is not None:
+        parser.error("--perfect is not for --against (the other checkout may not know it)")
     if args.serve:
         _serve(args.time_limit)
         return
@@ -192,7 +198,7 @@ def main() -> None:
             for name in names:
                 against(name, args.against.resolve(), args.time_limit)
         return
-    summaries = [_summary(name, run(name, args.time_limit)) for _ in range(args.runs) for name in names]
+    summaries = [_summary(name, run(name, args.time_limit, args.perfect)) for _ in range(args.runs) for name in names]
     print("\n".join(summaries))
 
 

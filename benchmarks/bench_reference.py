@@ -2,13 +2,16 @@
 
     python benchmarks/bench_reference.py --reference path/to/ref.py:decide [--count 65] [--first 0]
                                          [--only 5p-avalanche] [--deal per-seat] [--time-limit 60]
+                                         [--question perfect|best]
 
 The reference is any function `decide(deck, players, time_limit, per_seat) -> bool | None` in a
 file of your own (for instance a SAT encoding solved by Glucose): `deck` is a list of
 (suit index, rank) pairs, top card first, the multicolour suit last; it answers whether the
 standard rules allow a perfect score (None: undecided in `time_limit` seconds). Both run on the
-same seeded decks, one after the other, in one process. Standard rules; our solver finds the best
-score, which is more than the question asked of the reference (a loss needs one more refutation).
+same seeded decks, one after the other, in one process. Standard rules; our solver is asked the
+reference's question (`--question perfect`, the default: `solve(..., perfect=True)`, which stops once
+a perfect score is found or ruled out), or the best score (`best`: more than the reference is asked, as
+a loss needs one more refutation).
 
 Prints, per set: the deals, our median, the reference's median, the median and the smallest of the
 per-deal time ratios (reference / ours), the deals on which the verdicts disagree, the deals the
@@ -51,6 +54,7 @@ def main() -> None:
     parser.add_argument("--only", default=None, help="e.g. 5p-avalanche")
     parser.add_argument("--deal", choices=["round-robin", "per-seat"], default="per-seat")
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per deal, for each solver")
+    parser.add_argument("--question", choices=["perfect", "best"], default="perfect", help="what our solver is asked")
     args = parser.parse_args()
     reference = load(args.reference)
     order = DealOrder(args.deal)
@@ -66,7 +70,7 @@ def main() -> None:
             for seed in range(args.first, args.first + args.count):
                 deck = variant.shuffled_deck(seed)
                 begin = time.perf_counter()
-                solution = solve(settings, deck, time_limit=args.time_limit)
+                solution = solve(settings, deck, time_limit=args.time_limit, perfect=args.question == "perfect")
                 ours.append(time.perf_counter() - begin)
                 cards = [(variant.suits.index(card.suit), card.rank) for card in deck]
                 begin = time.perf_counter()
@@ -74,7 +78,7 @@ def main() -> None:
                 theirs.append(time.perf_counter() - begin)
                 if verdict is None:
                     undecided.append(seed)
-                elif solution.verdict != "unknown" and bool(verdict) != (solution.verdict == "win"):
+                elif solution.perfect is not None and bool(verdict) != solution.perfect:
                     disagree.append(seed)
                 if ours[-1] > theirs[-1]:
                     slower.append(f"{seed} ({ours[-1]:.2f} s / {theirs[-1]:.2f} s)")

@@ -2,6 +2,7 @@
 
     python benchmarks/bench_solver.py [--count 100] [--first 0] [--time-limit S] [--jobs J]
                                       [--only 2p-avalanche-standard] [--deal round-robin|per-seat|both]
+                                      [--perfect]
 
 The same seeded deck is dealt round-robin (one card at a time, as at a table) and per seat (each
 whole hand in turn, as hanab.live does); `both` (the default) solves each deck in both orders, one
@@ -12,6 +13,9 @@ constraint model race on two threads, so a 2-core machine is busy with one deal.
 
 Prints, for each set: the share decided, the share winnable, median / 95th /
 99th percentile / max seconds per deal, the undecided count, and the deals that took longest.
+
+`--perfect` asks only whether a perfect score is reachable (`solve(..., perfect=True)`, as `hanabi
+survey` does): a deal is decided once a perfect score is found or ruled out.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="deals solved at once (each may use two cores)")
     parser.add_argument("--only", default=None, help="e.g. 2p-avalanche-standard")
     parser.add_argument("--deal", choices=["round-robin", "per-seat", "both"], default="both")
+    parser.add_argument("--perfect", action="store_true", help="ask only whether a perfect score is reachable")
     args = parser.parse_args()
     orders = [DealOrder.ROUND_ROBIN, DealOrder.PER_SEAT] if args.deal == "both" else [DealOrder(args.deal)]
     print(
@@ -60,7 +65,7 @@ def _set(settings: Settings, orders: list[DealOrder], args: argparse.Namespace) 
     row for each order; return their median seconds."""
     seeds = range(args.first, args.first + args.count)
     jobs: list[Job | str] = [
-        Job(settings.with_(deal=order), tuple(settings.variant.shuffled_deck(seed)), args.time_limit)
+        Job(settings.with_(deal=order), tuple(settings.variant.shuffled_deck(seed)), args.time_limit, perfect=args.perfect)
         for seed in seeds
         for order in orders
     ]
@@ -72,7 +77,7 @@ def _row(settings: Settings, results: list[dict[str, Any]], args: argparse.Names
     """Print the row of the set's deals dealt in `settings.deal` order (`results`, by seed); return the median seconds."""
     name = f"{settings.players}p-{settings.variant.value}-{settings.ending.value}-{settings.deal.value}"
     seconds = [float(result["seconds"]) for result in results]
-    undecided = sum(result["verdict"] == "unknown" for result in results)
+    undecided = sum(result["perfect"] is None if args.perfect else result["verdict"] == "unknown" for result in results)
     ruled_out = sum(result["verdict"] == "unknown" and result["upper"] < result["max_score"] for result in results)
     wins = sum(result["verdict"] == "win" for result in results)
     ordered = sorted(seconds)

@@ -225,6 +225,7 @@ class DealLineModel(_Strict):
     empty_hints: bool = False
     stuck: Annotated[Stuck, Field(strict=False)] = Stuck.LOSE
     time_limit: Annotated[float, Field(ge=0, strict=False), _expect("a number of seconds ≥ 0")] | None = None
+    perfect: bool = False  # standard rules: decide only whether a perfect score is reachable
 
 
 # ----- hanab.live ----------------------------------------------------------

@@ -9,6 +9,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from types import FrameType
 from typing import Annotated
@@ -53,6 +54,9 @@ def solve_command(
     ] = None,
     batch: Annotated[Path | None, typer.Option("--batch", exists=True, dir_okay=False, help="One JSON deal per line")] = None,
     jobs: Annotated[int | None, typer.Option("--jobs", min=1, help="Processes for --batch (default: every core)")] = None,
+    perfect: Annotated[
+        bool, typer.Option("--perfect", help="Standard rules: stop once a perfect score is found or ruled out")
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Prove or refute a perfect score for a fully known deal, with the winning line."""
@@ -60,7 +64,7 @@ def solve_command(
     if sum(sources) != 1:
         raise typer.BadParameter("give exactly one of DECK, --deck-file, --seed or --batch")
     if batch is not None:
-        _batch(batch, jobs, time_limit)
+        _batch(batch, jobs, time_limit, perfect)
         return
     settings = Settings(
         players=players,
@@ -75,7 +79,7 @@ def solve_command(
     if turn is not None:
         if deck_file is None:
             raise typer.BadParameter("--turn needs --deck-file", param_hint="--turn")
-        _solve_turn(deck_file, turn, time_limit, as_json)
+        _solve_turn(deck_file, turn, time_limit, as_json, perfect)
         return
     if deck_file is not None:
         record = load_game(deck_file)
@@ -89,11 +93,11 @@ def solve_command(
     else:
         cards = parse_cards(deck or "")
     with _solving() as report, _ctrl_c_stops() as stopped:
-        solution = solve(settings, cards, time_limit, stop=stopped.is_set, report=report)
+        solution = solve(settings, cards, time_limit, stop=stopped.is_set, report=report, perfect=perfect)
     _answer(solution, settings, seats or tuple(f"P{seat}" for seat in range(settings.players)), as_json, stopped.is_set())
 
 
-def _solve_turn(path: Path, turn: int, time_limit: float | None, as_json: bool) -> None:
+def _solve_turn(path: Path, turn: int, time_limit: float | None, as_json: bool, perfect: bool) -> None:
     record = load_game(path)
     deck = known_deck(record)
     if deck is None:
@@ -102,7 +106,7 @@ def _solve_turn(path: Path, turn: int, time_limit: float | None, as_json: bool) 
     if turn >= len(positions):
         raise RecordError(f"{path} has {len(positions) - 1} actions: there is no position after action {turn}")
     with _solving() as report, _ctrl_c_stops() as stopped:
-        solution = solve_from(positions[turn], deck, time_limit, stop=stopped.is_set, report=report)
+        solution = solve_from(positions[turn], deck, time_limit, stop=stopped.is_set, report=report, perfect=perfect)
     _answer(solution, record.settings, record.seats, as_json, stopped.is_set(), first=turn + 1)
 
 
@@ -162,11 +166,14 @@ def _ctrl_c_stops() -> Iterator[threading.Event]:
 def show(solution: Solution, settings: Settings, seats: tuple[str, ...], first: int = 1) -> None:
     """The verdict and the line as a table."""
     colour = {"win": "green", "loss": "red", "unknown": "yellow"}[solution.verdict]
-    best = f"best score {solution.score}/{solution.max_score}"
-    if solution.upper > solution.score:  # undecided: the best found, and the most not yet refuted
-        best = f"best score found {solution.score}/{solution.max_score}, at most {solution.upper}"
+    verdict, score, upper, most = f"[bold {colour}]{solution.verdict}[/]", solution.score, solution.upper, solution.max_score
+    head = f"{verdict}: best score {score}/{most}"
+    if upper > score:  # undecided: the best found, and the most not yet refuted
+        head = f"{verdict}: best score found {score}/{most}, at most {upper}"
+        if solution.perfect is False:  # (what `--perfect` asks, answered)
+            head = f"[bold red]no perfect score[/]: at most {upper}/{most}, the best line found {score}"
     console.print(
-        f"[bold {colour}]{solution.verdict}[/]: {best} "
+        f"{head} "
         f"({settings.ending.value} rules, {settings.players} players, {settings.variant.value}); "
         f"{solution.nodes} positions searched in {solution.seconds:.3f} s"
     )
@@ -180,8 +187,11 @@ def show(solution: Solution, settings: Settings, seats: tuple[str, ...], first: 
     console.print(table)
 
 
-def _batch(path: Path, jobs: int | None, time_limit: float | None) -> None:
-    items = read_jobs(path.read_text().splitlines(), time_limit)
+def _batch(path: Path, jobs: int | None, time_limit: float | None, perfect: bool) -> None:
+    items = [
+        item if isinstance(item, str) or not perfect else replace(item, perfect=True)
+        for item in read_jobs(path.read_text().splitlines(), time_limit)
+    ]
     with Progress(console=progress_console, transient=True, disable=not sys.stderr.isatty()) as bar:
         task = bar.add_task("solving", total=len(items))
         for result in run_all(items, jobs, lambda: bar.advance(task)):
@@ -202,35 +212,34 @@ def survey_command(
 ) -> None:
     """Solve COUNT random decks: the share that is winnable, with a 95% interval, and the times."""
     settings = Settings(players=players, variant=variant, ending=rules)
-    items: list[Job | str] = [Job(settings, tuple(variant.shuffled_deck(seed + index)), time_limit) for index in range(count)]
+    # (Only winnability is asked: under the standard rules, the best score of a deck that cannot be won is not sought.)
+    items: list[Job | str] = [
+        Job(settings, tuple(variant.shuffled_deck(seed + index)), time_limit, perfect=True) for index in range(count)
+    ]
     with Progress(console=progress_console, transient=True, disable=not sys.stderr.isatty()) as bar:
         task = bar.add_task("surveying", total=count)
         results = list(run_all(items, jobs, lambda: bar.advance(task)))
-    wins = sum(result.get("verdict") == "win" for result in results)
-    # Winnability is decided by a win, or by a proof that no line scores the maximum (even where the
-    # best score itself is not: an "unknown" verdict with `upper` below the maximum).
-    decided = sum(
-        result.get("verdict") == "win" or result.get("upper", variant.max_score) < variant.max_score for result in results
-    )
+    wins = sum(result.get("perfect") is True for result in results)
+    decided = sum(result.get("perfect") is not None for result in results)  # (a win, or a proof that none exists)
     times = [float(result.get("seconds", 0.0)) for result in results]
     low, high = wilson(wins, decided)
-    summary = {
+    share, median, longest = (wins / decided if decided else None), statistics.median(times), max(times)
+    summary: dict[str, object] = {
         "players": players,
         "variant": variant.value,
         "rules": rules.value,
         "count": count,
         "decided": decided,
         "winnable": wins,
-        "share": wins / decided if decided else None,
+        "share": share,
         "ci95": [low, high],
-        "median_seconds": statistics.median(times),
-        "max_seconds": max(times),
+        "median_seconds": median,
+        "max_seconds": longest,
     }
     if as_json:
         typer.echo(json.dumps(summary))
         return
     console.print(
-        f"{wins}/{decided} decks winnable ({summary['share'] or 0:.1%}, 95% CI {low:.1%}-{high:.1%}); "
-        f"{count - decided} undecided; median {summary['median_seconds'] * 1e3:.1f} ms, "
-        f"max {summary['max_seconds']:.2f} s per deck"
+        f"{wins}/{decided} decks winnable ({share or 0:.1%}, 95% CI {low:.1%}-{high:.1%}); "
+        f"{count - decided} undecided; median {median * 1e3:.1f} ms, max {longest:.2f} s per deck"
     )

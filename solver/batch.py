@@ -26,6 +26,7 @@ class Job:
     deck: tuple[Card, ...]
     time_limit: float | None = None
     label: str = ""
+    perfect: bool = False  # only whether a perfect score is reachable (see `solver.solve.solve`)
 
 
 def job_from_json(data: Any, time_limit: float | None = None) -> Job:
@@ -47,13 +48,13 @@ def job_from_json(data: Any, time_limit: float | None = None) -> Job:
         deck = tuple(settings.variant.shuffled_deck(line.seed))
     else:
         raise NotationError("a deal needs a 'deck' (or a 'seed')")
-    return Job(settings, deck, line.time_limit if line.time_limit is not None else time_limit)
+    return Job(settings, deck, line.time_limit if line.time_limit is not None else time_limit, perfect=line.perfect)
 
 
 def run_job(job: Job) -> dict[str, Any]:
     """Solve one job; a bad deal gives `{"error": ...}` instead of stopping the batch."""
     try:
-        return solve(job.settings, job.deck, job.time_limit).to_json()
+        return solve(job.settings, job.deck, job.time_limit, perfect=job.perfect).to_json()
     except HanabiError as error:
         return {"error": f"{job.label}: {error}" if job.label else str(error)}
 

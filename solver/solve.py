@@ -55,9 +55,18 @@ class Solution:
     reason: str | None = None  # how one point more than `upper` was refuted
     seats: tuple[str, ...] = field(default=(), compare=False)
 
+    @property
+    def perfect(self) -> bool | None:
+        """Is a perfect score reachable: True (the line wins), False (`upper` is below the maximum),
+        None (neither proven: a budget ran out)."""
+        if self.score == self.max_score:
+            return True
+        return False if self.upper < self.max_score else None
+
     def to_json(self) -> dict[str, Any]:
         return {
             "verdict": self.verdict,
+            "perfect": self.perfect,
             "score": self.score,
             "upper": self.upper,
             "max_score": self.max_score,
@@ -91,14 +100,17 @@ def solve(
     node_limit: int | None = None,
     stop: Callable[[], bool] | None = None,
     report: Callable[[int, int], None] | None = None,
+    perfect: bool = False,
 ) -> Solution:
     """Decide the deal: a win (the maximum) or the best reachable score, with the line as proof.
     `stop`, asked every few milliseconds: once true, the answer is given as if the time limit had
     run out (a Ctrl-C at the terminal: "unknown", with the best line found so far). `report` is told
-    (the best score found, the most not yet refuted) as the two close in on each other."""
+    (the best score found, the most not yet refuted) as the two close in on each other. `perfect`
+    (standard rules): decide only whether a perfect score is reachable (`Solution.perfect`), not the
+    best score below it (see `best_line`): most deals that cannot be won are then answered at once."""
     _check_deck(settings, deck)
     state = deal(GameState.new(settings), deck, checked=True)
-    return _solve_position(state, deck, time_limit, node_limit, stop=stop, report=report, opening=True)
+    return _solve_position(state, deck, time_limit, node_limit, stop=stop, report=report, opening=True, perfect=perfect)
 
 
 def solve_from(
@@ -109,13 +121,15 @@ def solve_from(
     ceiling: int | None = None,
     stop: Callable[[], bool] | None = None,
     report: Callable[[int, int], None] | None = None,
+    perfect: bool = False,
 ) -> Solution:
     """Decide a game in progress, at a turn boundary of the engine's `state`, whose whole `deck` is known:
     the best score still reachable, and a line continuing the game that reaches it (replayed through the
     engine from `state`). A game stopped early (hanab.live's "game over") is solved as if it went on.
-    `ceiling`, when known (the best score of an earlier position), spares the search; `stop` and `report` as for `solve`."""
+    `ceiling`, when known (the best score of an earlier position), spares the search; `stop`, `report`
+    and `perfect` as for `solve`."""
     _check_deck(state.settings, deck)
-    return _solve_position(state, deck, time_limit, node_limit, ceiling, stop, report)
+    return _solve_position(state, deck, time_limit, node_limit, ceiling, stop, report, perfect=perfect)
 
 
 def _solve_position(
@@ -127,6 +141,7 @@ def _solve_position(
     stop: Callable[[], bool] | None = None,
     report: Callable[[int, int], None] | None = None,
     opening: bool = False,
+    perfect: bool = False,
 ) -> Solution:
     """`solve_from`, on a deck already checked. `opening`: `state` is the opening deal of `deck`, whose
     hands need no checking and whose model position is the model's start."""
@@ -145,7 +160,7 @@ def _solve_position(
         reason = _ENDED[state.end] if state.end is not None else None
         return Solution(verdict, score, score, settings.variant.max_score, (), 0, time.perf_counter() - start, reason)
     root = model.start() if opening else position_of(model, state)  # (the same position: see the tests)
-    outcome = best_line(model, time_limit, node_limit, root=root, ceiling=ceiling, stop=stop, report=report)
+    outcome = best_line(model, time_limit, node_limit, root=root, ceiling=ceiling, stop=stop, report=report, perfect=perfect)
     actions, final = to_actions(settings, deck, outcome.line, state, checked=True)
     score = final.score if final.over or settings.ending is Ending.STANDARD else 0
     if score != outcome.score or (outcome.verdict == "win" and not (final.won and final.over)):
@@ -232,6 +247,7 @@ def best_line(
     ceiling: int | None = None,
     stop: Callable[[], bool] | None = None,
     report: Callable[[int, int], None] | None = None,
+    perfect: bool = False,
 ) -> Outcome:
     """Greedy lines first; if they fall short of the bound, the finer bounds of `bounds.copies_bound`
     and `bounds.clues_bound`, short probes from the bound down, then `_climb`: the search for one
@@ -243,9 +259,15 @@ def best_line(
     `time_limit` bounds the whole; `stop` (asked every 1,024 positions of the search, and every 50 ms
     while it waits for the model) ends it early as the time limit would; `report` is told (the best
     score found, the most not yet refuted) after the greedy lines, at each turn of the climb (the first
-    just after the probes), and last the answer's."""
+    just after the probes), and last the answer's.
+
+    `perfect` (standard rules; Crowning Piece asks nothing else): the question is only whether the
+    maximum is reachable. The answer comes as soon as a line reaches it or the maximum is refuted (a
+    bound at the deal, most often), with the best line found by then: "unknown" if its score is not
+    proven the best (the `upper` bound, below the maximum, says that no line wins)."""
     root = model.start() if root is None else root
     maximum = model.rules.max_score
+    perfect = perfect and model.rules.ending is Ending.STANDARD  # (Crowning Piece asks only that)
 
     @cache
     def first_bound() -> Bound:  # (computed once a greedy line falls short of the maximum, and kept)
@@ -260,10 +282,13 @@ def best_line(
             report(best, best)
         return Outcome("win", best, best, best_line_found, 0, None)
     bound = first_bound()
-    if best < bound.score:
-        bound = copies_bound(model, root, bound)
-    if best < bound.score:
-        bound = clues_bound(model, root, bound)
+    for finer in (copies_bound, clues_bound):
+        if best < bound.score and not (perfect and bound.score < maximum):
+            bound = finer(model, root, bound)
+    if perfect and bound.score < maximum:  # (the question is answered: no line wins)
+        if report is not None:
+            report(best, bound.score)
+        return Outcome("loss" if best == bound.score else "unknown", best, bound.score, best_line_found, 0, bound.reason)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     search = Search(model)
     search.stop, search.report = stop, report
@@ -282,7 +307,7 @@ def best_line(
         # A short probe from the bound down: where a line reaches the bound, the bound itself guides the
         # search straight to it, while a lower target lets it wander where the bound cuts nothing.
         # (Under Crowning Piece every target asks for the win: one probe.)
-        lowest = max(best, bound.score - 1) if model.rules.ending is Ending.CROWNING else best
+        lowest = max(best, bound.score - 1) if model.rules.ending is Ending.CROWNING or perfect else best
         for target in range(bound.score, lowest, -1):
             if target > top or glances.done():
                 continue  # (out of reach, or Glucose has decided: `_climb` takes its answer)
@@ -294,7 +319,7 @@ def best_line(
         upper = top
         if best < top:  # (the climb reports at each turn, the first just after the probes)
             best, best_line_found, reason, upper = _climb(
-                model, search, root, best, best_line_found, top, deadline, node_limit, glances, reason
+                model, search, root, best, best_line_found, top, deadline, node_limit, glances, reason, perfect
             )
     except OutOfBudget:  # (in the probes: `_climb` returns what it proved)
         upper = top
@@ -372,11 +397,14 @@ def _climb(
     node_limit: int | None,
     glances: _Glances,
     refuted: str | None = None,
+    perfect: bool = False,
 ) -> tuple[int, list[Move], str | None, int]:
     """Raise `best` (scored by `line`) to the true best score, which is at most `top`: (best, its line,
     how the score one above the upper bound was refuted (`refuted`, how `top` itself was proven, if
     it stays the bound), the upper bound proven: `best` once decided, and if the budget runs out
-    first, `top` lowered by what the model and the restarts refuted meanwhile).
+    first, `top` lowered by what the model and the restarts refuted meanwhile). `perfect` (see
+    `best_line`): the climb ends once the maximum is refuted (it climbs as before until then: the
+    best line found is the model's hint and the anchors of Glucose's glance).
 
     The depth-first search asks for one point more than the best found: successes are cheap, and only
     the target just above the true best needs an exhaustive (failing) search. Most deals end there. When
@@ -430,6 +458,7 @@ def _climb(
     interpreter, and from 1,000 positions again: the 106 deals 53.2 -> 48.6 s in all, the median 0.286
     -> 0.236 s; the 60 deals 2.61-2.75 -> 2.17-2.28 s in all."""
     crowning = model.rules.ending is Ending.CROWNING
+    maximum = model.rules.max_score
     search.deadline, search.interrupt = deadline, None
     # The copies bound at every position: with two players, whose ten cards in hand are most often the
     # limit (2p Avalanche, deals 300-499: the slowest went from 16 s to 0.4 s). With more players it
@@ -445,7 +474,7 @@ def _climb(
     climbed = search.nodes  # when the climb of its current target began (see `MODEL_JOINS`)
     search.interrupt = glances.done  # (until the model joins: a glance has decided, or been stopped)
     try:
-        while best < top:
+        while best < top and not (perfect and top < maximum):
             _report(search, best, top)
             climbing = search.nodes < alone
             restart = question is not None and not climbing and turns % 2 == 0 and turns < 2 * RESTARTS
@@ -505,7 +534,8 @@ def _climb(
                         asked = question.target
                     elif not question.proven:  # ask again, with another seed and twice the time (see `_ask`)
                         attempt += 1
-                        question = _ask(model, root, top, deadline, line, attempt, best, ends, rival, stop=search.stop)
+                        floor = None if perfect else best  # (the best score below the top: no answer to `perfect`)
+                        question = _ask(model, root, top, deadline, line, attempt, floor, ends, rival, stop=search.stop)
                         search.interrupt = question.done.is_set
                         continue
                     question = None
@@ -515,6 +545,8 @@ def _climb(
                     if crowning or asked <= best + 1:
                         return best, line, refuted, best  # nothing between the best found and the target refuted
                     top = asked - 1
+                    if perfect:
+                        return best, line, refuted, top
                 # The model joins (once the burning orders have had a longer try at its target) or asks again.
                 top, ends, refuted, decided = _short_of_the_model(
                     model, search, root, top, best, line, refuted, deadline, node_limit, not alone, glances.done, glances.known
@@ -535,7 +567,7 @@ def _climb(
                 return best, line, f"the search was exhaustive ({search.nodes} positions)", best
             if found is None:  # a restart that went through every line: `top` is out of reach
                 refuted, top = f"the search was exhaustive ({search.nodes} positions)", top - 1
-                if question is not None and best < top:
+                if question is not None and best < top and not perfect:
                     question.stop()
                     attempt = 0
                     rival.stop()
@@ -551,7 +583,7 @@ def _climb(
             climbed = search.nodes
             if climbing:  # the next target gets a whole climb alone too
                 alone = search.nodes + CLIMB_ALONE
-        return best, line, refuted, best
+        return best, line, refuted, top  # (`best` itself, unless `perfect` ends the climb below the maximum)
     except OutOfBudget:
         if question is not None:  # a line the model found before the time ran out
             question.stop()
@@ -750,7 +782,7 @@ def _ask(
     deadline: float | None,
     line: list[Move],
     attempt: int = 0,
-    best: int = -1,
+    best: int | None = None,
     ends: Endings | None = None,
     rival: _Rival | None = None,
     glance: Glance | None = None,
@@ -762,8 +794,8 @@ def _ask(
     CP-SAT's time on a win varies tenfold with its random seed (a few 5p Avalanche deals: 1 s on most
     seeds, 15-20 s on some), so an attempt gets `MODEL_TIME` seconds, twice as many each time it runs
     out, and a new seed (every question the model answered took 8 s at most on 2,000 such deals). Every
-    other attempt asks for the best score from one point above `best` up to `target`: when the bound
-    itself is hard to decide, a better line below it often is not (5p Avalanche round-robin 744: the
+    other attempt asks for the best score from one point above `best` (if given) up to `target`: when the
+    bound itself is hard to decide, a better line below it often is not (5p Avalanche round-robin 744: the
     model finds 27 in a second, and cannot decide 28 in minutes). On two cores, CaDiCaL races too
     (`CADICAL`, `sat.Question`), which decides other deals than the pair, in the other configuration's
     place: in the first attempt once the other configuration has done `CADICAL_JOINS` of work undecided
@@ -840,7 +872,7 @@ def _ask(
     seconds = MODEL_TIME * 2**attempt
     if deadline is not None:
         seconds = min(seconds, deadline - time.perf_counter())
-    floor = best + 1 if attempt % 2 and best + 1 < target else None
+    floor = best + 1 if best is not None and attempt % 2 and best + 1 < target else None
     heights = _told(ends, target)
     starter = rival.on(model, root, target, heights, deadline) if rival is not None and RACE and CADICAL else None
     joins = CADICAL_JOINS if attempt == 0 else 0.0

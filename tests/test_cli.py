@@ -67,7 +67,15 @@ def test_solve_seed_deck_and_batch(tmp_path: Path) -> None:
     out = runner.invoke(app, ["solve", "--batch", str(batch), "--jobs", "1"])
     assert out.exit_code == 0, out.output
     first, second = (json.loads(line) for line in out.output.strip().splitlines())
-    assert first["verdict"] == "win" and "whole base deck" in second["error"]
+    assert first["verdict"] == "win" and first["perfect"] is True and "whole base deck" in second["error"]
+    # 5p Avalanche 744 under standard rules (see below), asked only for a perfect score, per line or for all.
+    hard = {"seed": 744, "players": 5, "variant": "avalanche", "rules": "standard"}
+    batch.write_text(json.dumps({**hard, "perfect": True}) + "\n" + json.dumps(hard) + "\n")
+    for options in ([], ["--perfect"]):
+        out = runner.invoke(app, ["solve", "--batch", str(batch), "--jobs", "1", "--time-limit", "0.3", *options])
+        answers = [json.loads(line) for line in out.output.strip().splitlines()]
+        assert [answer["perfect"] for answer in answers] == [False, False] and answers[0]["upper"] == 28
+        assert answers[0]["nodes"] == 0 and (answers[1]["nodes"] == 0) == bool(options)
     both = runner.invoke(app, ["solve", "r1", "--seed", "2"])
     assert both.exit_code == 2 and "exactly one of" in both.output
     short = runner.invoke(app, ["solve", "r1 r2"])
@@ -117,12 +125,16 @@ def test_an_undecided_deal_says_how_high_it_may_score() -> None:
     deal = ["--seed", "744", "--players", "5", "--variant", "avalanche", "--rules", "standard", "--time-limit", "0.5"]
     table = runner.invoke(app, ["solve", *deal], env={"COLUMNS": "200"})
     assert table.exit_code == 0, table.output
-    upper = re.search(r"unknown: best score found 2[4-7]/30, at most (2[78]) ", table.output)
+    upper = re.search(r"no perfect score: at most (2[78])/30, the best line found 2[4-7] ", table.output)
     assert upper is not None, table.output
     assert ("why: pace: " if upper[1] == "28" else "why: no line scores 28: of the 21 ways") in table.output
     survey = runner.invoke(app, ["survey", *deal, "--count", "1", "--jobs", "1", "--json"])
     assert survey.exit_code == 0, survey.output
     assert (json.loads(survey.output)["decided"], json.loads(survey.output)["winnable"]) == (1, 0)
+    # Asked only for a perfect score (`--perfect`), the same deal is answered at once by the bound.
+    perfect = runner.invoke(app, ["solve", *deal[:-2], "--perfect"], env={"COLUMNS": "200"})
+    assert perfect.exit_code == 0, perfect.output
+    assert "no perfect score: at most 28/30" in perfect.output and " 0 positions searched" in perfect.output
 
 
 def test_survey() -> None:

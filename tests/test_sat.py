@@ -654,6 +654,56 @@ def test_the_endings_refute_targets_without_the_model(monkeypatch: pytest.Monkey
     assert passed_over >= 15  # (21 of them)
 
 
+def test_the_perfect_question_ends_once_the_maximum_is_refuted(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The setup above (the opening bound loosened to the maximum, no probes, the model joining at
+    # once), the model a stand-in that refutes at once a target out of reach (brute force) and never
+    # answers one within reach. Asked only whether the maximum is reachable, the solver asks the model
+    # for the maximum alone, and stops once it is refuted (by the model, or by a restart that goes
+    # through every line), leaving the best score below it unsought: a win exactly where the brute
+    # force finds one, otherwise the maximum refuted and a line no better than the best.
+    loosen(monkeypatch)
+    asked: list[int] = []
+    truth = 0
+
+    def sound(deal: Deal, target: int, *_: object, **__: object) -> Standin:
+        asked.append(target)
+        return Standin(target, refutes=target > truth)
+
+    stand_in(monkeypatch, sound)
+    refuted = 0
+    for model in small_deals(11, 150):
+        if model.rules.ending is Ending.CROWNING:
+            continue
+        truth, maximum = best_score(model), model.rules.max_score
+        asked.clear()
+        outcome = best_line(model, perfect=True)
+        assert line_score(model, outcome.line) == outcome.score <= truth <= outcome.upper
+        assert (outcome.score == maximum) == (truth == maximum) == (outcome.upper == maximum)
+        assert asked in ([], [maximum])
+        refuted += truth < maximum - 1 and outcome.upper == maximum - 1  # (the climb stopped short of the best)
+    assert refuted >= 5
+
+
+def test_the_perfect_question_ends_once_the_model_refutes_the_maximum(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 5 players, Avalanche, round-robin, seed 8329: the bounds allow 30, the true best is 29. With no
+    # probes and the model joining at once, where the greedy line leaves the search (below 29), the
+    # model (a stand-in) refutes 30 at once: asked only whether 30 is reachable, the solver stops
+    # there, 29 proven the most, the best score below it not sought. Asked for the best score, it asks
+    # the model for 29 next.
+    monkeypatch.setattr(solving, "PROBE_TOP", 0)
+    monkeypatch.setattr(solving, "PROBE", 0)
+    monkeypatch.setattr(solving, "MODEL_JOINS", 1)
+    deck = Variant.AVALANCHE.shuffled_deck(8329)
+    for perfect, targets in ((True, [30]), (False, [30, 29])):
+        asked = Asked({30}, real=False)
+        stand_in(monkeypatch, asked)
+        result = solve(FIVE_AVALANCHE, deck, node_limit=40_000, perfect=perfect)
+        assert result.score < 29 or not perfect
+        assert asked.targets[:2] == targets and result.perfect is False and result.upper == 29, (perfect, result)
+        assert result.reason == "the constraint model proved that no line scores 30" or not perfect
+    assert (result.verdict, result.score) == ("loss", 29)  # (the search found the 29, once the model was asked for it)
+
+
 def test_an_undecided_answer_brackets_the_best_score(monkeypatch: pytest.MonkeyPatch) -> None:
     # The setup above (the opening bound loosened to the maximum, no probes, a silent model joining at
     # once), with the search's budget cut short at random: the answer found is a line of the deal, and
@@ -749,6 +799,19 @@ def test_the_model_asks_above_the_best_found_when_the_bound_is_out_of_its_reach(
     assert (result.verdict, result.score, result.upper) == ("unknown", 27, 28)
     assert asked.floors[:2] == [None, 26] and set(asked.targets) == {28}
     assert all(floor is None for floor in asked.floors[2::2])
+
+
+def test_the_perfect_question_asks_the_model_for_the_maximum_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Seed 8329 (bound 30, true best 29), the model joining at once, its questions for 30 running out
+    # of time at once: asked only whether 30 is reachable, no attempt asks for the best score below it.
+    monkeypatch.setattr(solving, "PROBE_TOP", 0)
+    monkeypatch.setattr(solving, "PROBE", 0)
+    monkeypatch.setattr(solving, "MODEL_JOINS", 1)
+    asked = OutOfTime(True)
+    stand_in(monkeypatch, asked)
+    result = solve(FIVE_AVALANCHE, Variant.AVALANCHE.shuffled_deck(8329), time_limit=1.5, perfect=True)
+    assert (result.verdict, result.perfect, result.upper) == ("unknown", None, 30)
+    assert len(asked.floors) >= 2 and set(asked.floors) == {None} and set(asked.targets) == {30}
 
 
 def test_model_agrees_with_the_search_mid_game_on_full_decks() -> None:

@@ -60,17 +60,26 @@ def replay_model(model: Deal, line: list[tuple[int, int]]) -> int:
 @pytest.mark.parametrize("seed", range(4))
 def test_search_agrees_with_brute_force_on_small_deals(seed: int) -> None:
     # 1400 random reduced deals in all, both rule sets: the best score is the brute force's,
-    # and the line found reaches it.
+    # and the line found reaches it. Asked only whether the maximum is reachable (`perfect`): a win
+    # exactly where the brute force finds one, and otherwise a proven bound below the maximum, at or
+    # above the best score, with a line that scores no more than it.
     kinds: dict[tuple[str, bool], int] = {}
+    undecided = 0
     for model in small_deals(seed, 350):
-        truth = best_score(model)
+        truth, maximum = best_score(model), model.rules.max_score
         outcome = best_line(model)
         assert outcome.score == truth, (model.rules, model.deck)
-        assert outcome.verdict == ("win" if truth == model.rules.max_score else "loss")
+        assert outcome.verdict == ("win" if truth == maximum else "loss")
         assert replay_model(model, outcome.line) == truth
-        key = (model.rules.ending.value, truth == model.rules.max_score)
+        key = (model.rules.ending.value, truth == maximum)
         kinds[key] = kinds.get(key, 0) + 1
+        perfect = best_line(model, perfect=True)
+        assert replay_model(model, perfect.line) == perfect.score <= truth <= perfect.upper, (model.rules, model.deck)
+        assert (perfect.score == maximum) == (truth == maximum) == (perfect.upper == maximum)
+        assert perfect.verdict == ("win" if truth == maximum else "loss" if perfect.score == perfect.upper else "unknown")
+        undecided += perfect.verdict == "unknown"
     assert len(kinds) == 4  # wins and losses under both rule sets were checked
+    assert undecided >= 5  # (the best score of a deal that cannot be won is not always sought)
 
 
 def test_the_brute_force_gives_up_past_its_states_and_answers_alike_below() -> None:
@@ -379,7 +388,7 @@ def test_budget_gives_unknown() -> None:
     result = solve(settings, Variant.AVALANCHE.shuffled_deck(5), node_limit=2000)
     assert result.verdict == "unknown" and result.nodes == 2001  # the first position past the budget stops it
     assert 0 < result.score < 30 and result.reason is None  # the best line found so far, still replayed
-    assert result.upper == 30  # nothing refuted yet
+    assert result.upper == 30 and result.perfect is None  # nothing refuted yet
 
 
 def test_a_stop_gives_unknown_with_the_best_line_found() -> None:
@@ -390,6 +399,23 @@ def test_a_stop_gives_unknown_with_the_best_line_found() -> None:
     stopped = solve(settings, Variant.AVALANCHE.shuffled_deck(5), stop=lambda: True)
     assert stopped.verdict == "unknown" and stopped.nodes == 0 and 0 < stopped.score < 30 and stopped.upper == 30
     assert solve(Settings(players=3), Variant.BASE.shuffled_deck(1), stop=lambda: True).verdict == "win"
+
+
+def test_the_perfect_question_is_answered_by_a_bound_at_the_deal() -> None:
+    # 5 players, Avalanche, round-robin, seed 744: pace caps it at 28 (the true best is 27, which takes
+    # the model seconds to prove). Asked only whether 30 is reachable, the solver answers at once:
+    # no position searched, the greedy line's score, the bound and its reason.
+    settings = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD)
+    told: list[tuple[int, int]] = []
+    result = solve(
+        settings, Variant.AVALANCHE.shuffled_deck(744), perfect=True, report=lambda best, top: told.append((best, top))
+    )
+    assert (result.verdict, result.perfect, result.upper, result.nodes) == ("unknown", False, 28, 0)
+    assert result.score < 28 and told == [(result.score, 28)]
+    assert result.reason is not None and result.reason.startswith("pace: r5, b1, y2, m1 first appear at deck card 47")
+    assert result.to_json()["perfect"] is False
+    won = solve(Settings(players=3), Variant.BASE.shuffled_deck(1), perfect=True)  # (Crowning Piece asks nothing else)
+    assert (won.verdict, won.perfect, won.to_json()["perfect"]) == ("win", True, True)
 
 
 def test_the_reports_close_in_on_the_answer() -> None:
