@@ -773,6 +773,7 @@ GLANCE_LEAD = 20_000
 CADICAL_JOINS = 1.0
 # The first configuration's work in the first attempt (CP-SAT's deterministic time) before it leaves it to its rivals (`_ask`)
 FIRST_YIELDS = 3.0
+MODEL_AGAIN = False  # does CP-SAT race CaDiCaL and the anchored glance in the attempts after the first (see `_ask`)?
 
 
 def _ask(
@@ -851,6 +852,16 @@ def _ask(
     second core later); on the 106 mid deals 143.8 -> 123.6 s, 17 -> 15 over 2 s, the longest 28.4 ->
     9.5 s.
 
+    In the attempts after the first, CP-SAT (a new seed) stops at once where CaDiCaL and the anchored
+    glance both race and no floor is asked (`MODEL_AGAIN` False): of the 26 slow deals traced, the
+    second attempts' CP-SAT decided none (CaDiCaL or the anchored glance did, sharing the two cores with
+    it: 3p per seat 8071, 4p round-robin and per seat 8248, 5p round-robin 8329), and a core each
+    answers sooner. Alternating deal by deal (two runs, 30 s each): 208.1 / 209.1 -> 194.5 / 201.2 s
+    in all, the median of the per-deal ratios 0.986 / 0.947; 5p per seat 3785 29.7 / 29.2 -> 22.0 /
+    21.9 s, 4p round-robin 8248 20.3 / 17.3 -> 16.6 / 16.0 s, 3p per seat 8071 13.4 / 17.8 -> 13.8 /
+    14.8 s, 4p per seat 8248 21.3 / 20.7 -> 17.0 / 22.2 s. (The deals decided within the first attempt,
+    all but 7 of these and every one of the 106 mid deals, are not concerned.)
+
     On two cores or more (`RACE`), a question without a floor has two configurations racing for its
     whole time (`sat.Question`). Once the model has joined, the search seldom finds the line first
     (the model answered first on all 64 deals where it joined among seeds 0-999 of 5p Avalanche, both
@@ -877,6 +888,10 @@ def _ask(
     starter = rival.on(model, root, target, heights, deadline) if rival is not None and RACE and CADICAL else None
     joins = CADICAL_JOINS if attempt == 0 else 0.0
     anchored = rival.anchored(model, root, target, line) if rival is not None and RACE else None
+    first_for = FIRST_YIELDS if attempt == 0 else None
+    racing = starter is not None and anchored is not None and anchored.started and not anchored.done.is_set()
+    if attempt and floor is None and racing and not MODEL_AGAIN:
+        first_for = 0.0  # (CaDiCaL and the anchored glance race on, a core each)
     question = sat.Question(
         model,
         target,
@@ -892,7 +907,7 @@ def _ask(
         glance,
         anchored,
         ANCHORED_JOINS,
-        FIRST_YIELDS if attempt == 0 else None,
+        first_for,
     )
     if glance is not None and not question.glancing:
         glance.stop()

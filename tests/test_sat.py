@@ -427,7 +427,8 @@ def test_a_model_out_of_time_is_asked_again_with_another_seed(monkeypatch: pytes
     # (here never: its time is up first) and every later one at once: one run races them all (it has
     # no seed, and a restart would lose what it learnt), and it is stopped once the solve ends. The
     # first configuration is to leave the first attempt to its rivals after `FIRST_YIELDS` seconds,
-    # and has the later ones.
+    # and has the later ones, but those where CaDiCaL and the anchored glance race with no floor
+    # (see the test below).
     deck = Variant.AVALANCHE.shuffled_deck(424)
     asked = Asked(set())
     stand_in(monkeypatch, asked)
@@ -440,10 +441,52 @@ def test_a_model_out_of_time_is_asked_again_with_another_seed(monkeypatch: pytes
     assert all(limit is not None and abs(limit - 0.02 * 2**number) < 1e-6 for number, limit in enumerate(seconds))
     assert [seed for _, seed in asked.attempts] == list(range(1, len(seconds) + 1))
     assert asked.joins == [solving.CADICAL_JOINS] + [0.0] * (len(seconds) - 1)
-    assert asked.first == [solving.FIRST_YIELDS] + [None] * (len(seconds) - 1)
+    assert asked.first[0] == solving.FIRST_YIELDS  # (the later: see the test below)
+    assert all(first is None or (first == 0.0 and floor is None) for first, floor in zip(asked.first[1:], asked.floors[1:]))
     runs = [run for handed in asked.rivals for run in handed]
     assert asked.rivals[0] == [] and all(asked.rivals[1:]) and all(run is runs[0] for run in runs)
     assert runs[0] is not None and runs[0].run._process.poll() is not None
+
+
+class FakeGlance:
+    """Stands in for Glucose's anchored glance: started or not, running or done."""
+
+    def __init__(self, started: bool, done: bool) -> None:
+        self.started, self.done = started, threading.Event()
+        if done:
+            self.done.set()
+
+    def stop(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(
+    ("attempt", "best", "started", "done", "first"),
+    [
+        (0, None, True, False, solving.FIRST_YIELDS),  # the first attempt: CP-SAT's share, then the rivals'
+        (2, None, True, False, 0.0),  # CaDiCaL and the anchored glance racing: CP-SAT stops at once
+        (2, None, False, False, None),  # the glance not started (an attempt too short to start it)
+        (2, None, True, True, None),  # the glance done (its anchors refuted): CP-SAT takes its core
+        (1, 25, True, False, None),  # a floor (the best score above 25): a question only CP-SAT asks
+    ],
+)
+def test_the_later_attempts_leave_the_cores_to_cadical_and_the_anchored_glance(
+    monkeypatch: pytest.MonkeyPatch, attempt: int, best: int | None, started: bool, done: bool, first: float | None
+) -> None:
+    # In the attempts at a question after the first, CP-SAT (a new seed) decided none of the slow
+    # deals, while CaDiCaL's run and the anchored glance, which go on from one attempt to the next,
+    # decide most of them: where both race and no floor is asked, CP-SAT leaves them a core each.
+    asked = Asked(set(), real=False)
+    stand_in(monkeypatch, asked)
+    monkeypatch.setattr(solving, "RACE", True)
+    monkeypatch.setattr(solving, "_anchored", lambda *_: FakeGlance(started, done))
+    model = Deal.of(FIVE_AVALANCHE, Variant.AVALANCHE.shuffled_deck(8329))
+    rival = solving._Rival()
+    line = greedy_line(model, model.start())[0]
+    question = solving._ask(model, model.start(), 30, None, line, attempt, best, rival=rival)
+    question.stop()
+    assert asked.first == [first] and asked.floors == [26 if best is not None else None]
+    assert asked.joins == [solving.CADICAL_JOINS if attempt == 0 else 0.0]  # (CaDiCaL races every attempt)
 
 
 def test_a_refuted_bound_is_lowered_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
