@@ -188,10 +188,9 @@ def show(solution: Solution, settings: Settings, seats: tuple[str, ...], first: 
 
 
 def _batch(path: Path, jobs: int | None, time_limit: float | None, perfect: bool) -> None:
-    items = [
-        item if isinstance(item, str) or not perfect else replace(item, perfect=True)
-        for item in read_jobs(path.read_text().splitlines(), time_limit)
-    ]
+    items = read_jobs(path.read_text().splitlines(), time_limit)
+    if perfect:  # (for every line: a line may also ask it alone)
+        items = [replace(item, perfect=True) if isinstance(item, Job) else item for item in items]
     with Progress(console=progress_console, transient=True, disable=not sys.stderr.isatty()) as bar:
         task = bar.add_task("solving", total=len(items))
         for result in run_all(items, jobs, lambda: bar.advance(task)):
