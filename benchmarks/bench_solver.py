@@ -78,7 +78,7 @@ def _row(settings: Settings, results: list[dict[str, Any]], args: argparse.Names
     name = f"{settings.players}p-{settings.variant.value}-{settings.ending.value}-{settings.deal.value}"
     seconds = [float(result["seconds"]) for result in results]
     undecided = sum(result["perfect"] is None if args.perfect else result["verdict"] == "unknown" for result in results)
-    ruled_out = sum(result["verdict"] == "unknown" and result["upper"] < result["max_score"] for result in results)
+    ruled_out = sum(result["verdict"] == "unknown" and result["perfect"] is False for result in results)
     wins = sum(result["verdict"] == "win" for result in results)
     ordered = sorted(seconds)
     p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]

@@ -534,8 +534,8 @@ def _climb(
                         asked = question.target
                     elif not question.proven:  # ask again, with another seed and twice the time (see `_ask`)
                         attempt += 1
-                        floor = None if perfect else best  # (the best score below the top: no answer to `perfect`)
-                        question = _ask(model, root, top, deadline, line, attempt, floor, ends, rival, stop=search.stop)
+                        below = None if perfect else best  # (a question below the top cannot answer `perfect`)
+                        question = _ask(model, root, top, deadline, line, attempt, below, ends, rival, stop=search.stop)
                         search.interrupt = question.done.is_set
                         continue
                     question = None
@@ -889,8 +889,8 @@ def _ask(
     joins = CADICAL_JOINS if attempt == 0 else 0.0
     anchored = rival.anchored(model, root, target, line) if rival is not None and RACE else None
     first_for = FIRST_YIELDS if attempt == 0 else None
-    racing = starter is not None and anchored is not None and anchored.started and not anchored.done.is_set()
-    if attempt and floor is None and racing and not MODEL_AGAIN:
+    rivals_race = starter is not None and anchored is not None and anchored.started and not anchored.done.is_set()
+    if attempt and floor is None and rivals_race and not MODEL_AGAIN:
         first_for = 0.0  # (CaDiCaL and the anchored glance race on, a core each)
     question = sat.Question(
         model,
