@@ -35,7 +35,9 @@ progress_console = Console(stderr=True)
 @app.command("solve")
 @reports_errors
 def solve_command(
-    deck: Annotated[str | None, typer.Argument(help='Cards top first, e.g. "r1 g3 b5 ..."')] = None,
+    deck: Annotated[
+        str | None, typer.Argument(help='Cards top first, e.g. "r1 g3 b5 ...", or a game file (as --deck-file)')
+    ] = None,
     players: Annotated[int, typer.Option("--players", min=2, max=5)] = 3,
     rules: Annotated[Ending, typer.Option("--rules", help="crowning (win or lose) or standard (best score)")] = Ending.CROWNING,
     variant: Annotated[Variant, typer.Option("--variant")] = Variant.BASE,
@@ -60,6 +62,8 @@ def solve_command(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Prove or refute a perfect score for a fully known deal, with the winning line."""
+    if deck is not None and deck_file is None and Path(deck).is_file():
+        deck_file, deck = Path(deck), None  # `hanabi solve game.json`: no deck of cards is a file's name
     sources = [deck is not None, deck_file is not None, seed is not None, batch is not None]
     if sum(sources) != 1:
         raise typer.BadParameter("give exactly one of DECK, --deck-file, --seed or --batch")

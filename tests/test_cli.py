@@ -117,6 +117,18 @@ def test_solve_deck_file() -> None:
     assert json.loads(result.output)["verdict"] in {"win", "loss"}
 
 
+def test_solve_takes_a_game_file_in_the_deck_s_place() -> None:
+    game = str(ROOT / "sample_games" / "3p_hanablive.json")
+    named = runner.invoke(app, ["solve", game, "--rules", "standard", "--json", "--perfect"])
+    assert named.exit_code == 0, named.output
+    given = runner.invoke(app, ["solve", "--deck-file", game, "--rules", "standard", "--json", "--perfect"])
+    assert json.loads(named.output)["line"] == json.loads(given.output)["line"]
+    assert json.loads(named.output)["perfect"] is True
+    # A deck that names no file is still read as cards, and a bad card is still said to be one.
+    cards = runner.invoke(app, ["solve", "r1 g3 x9"])
+    assert cards.exit_code == 1 and "not a card: 'x9'" in cards.output, cards.output
+
+
 def test_an_undecided_deal_says_how_high_it_may_score() -> None:
     # 5 players, Avalanche, seed 744: the pace bound is 28, which neither the search nor the model
     # decides in half a second (the true best is 27; Glucose, glancing at it, may refute it by then
