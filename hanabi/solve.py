@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import statistics
 import sys
@@ -64,6 +65,8 @@ def solve_command(
     """Prove or refute a perfect score for a fully known deal, with the winning line."""
     if deck is not None and deck_file is None and Path(deck).is_file():
         deck_file, deck = Path(deck), None  # `hanabi solve game.json`: no deck of cards is a file's name
+    elif deck is not None and " " not in deck.strip() and (deck.endswith(".json") or "/" in deck or os.sep in deck):
+        raise typer.BadParameter(f"no such file: {deck}", param_hint="DECK")  # (not "not a card: game.json")
     sources = [deck is not None, deck_file is not None, seed is not None, batch is not None]
     if sum(sources) != 1:
         raise typer.BadParameter("give exactly one of DECK, --deck-file, --seed or --batch")

@@ -127,6 +127,8 @@ def test_solve_takes_a_game_file_in_the_deck_s_place() -> None:
     # A deck that names no file is still read as cards, and a bad card is still said to be one.
     cards = runner.invoke(app, ["solve", "r1 g3 x9"])
     assert cards.exit_code == 1 and "not a card: 'x9'" in cards.output, cards.output
+    missing = runner.invoke(app, ["solve", str(ROOT / "sample_games" / "no_such_game.json")], env={"COLUMNS": "200"})
+    assert missing.exit_code == 2 and "no such file" in missing.output, missing.output
 
 
 def test_an_undecided_deal_says_how_high_it_may_score() -> None:
