@@ -65,7 +65,7 @@ def solve_command(
     """Prove or refute a perfect score for a fully known deal, with the winning line."""
     if deck is not None and deck_file is None and Path(deck).is_file():
         deck_file, deck = Path(deck), None  # `hanabi solve game.json`: no deck of cards is a file's name
-    elif deck is not None and " " not in deck.strip() and (deck.endswith(".json") or "/" in deck or os.sep in deck):
+    elif deck is not None and deck_file is None and _names_a_file(deck):
         raise typer.BadParameter(f"no such file: {deck}", param_hint="DECK")  # (not "not a card: game.json")
     sources = [deck is not None, deck_file is not None, seed is not None, batch is not None]
     if sum(sources) != 1:
@@ -102,6 +102,11 @@ def solve_command(
     with _solving() as report, _ctrl_c_stops() as stopped:
         solution = solve(settings, cards, time_limit, stop=stopped.is_set, report=report, perfect=perfect)
     _answer(solution, settings, seats or tuple(f"P{seat}" for seat in range(settings.players)), as_json, stopped.is_set())
+
+
+def _names_a_file(deck: str) -> bool:
+    """Is the deck argument a file's name rather than cards (a path, or a `.json` name)?"""
+    return " " not in deck.strip() and (deck.endswith(".json") or "/" in deck or os.sep in deck)
 
 
 def _solve_turn(path: Path, turn: int, time_limit: float | None, as_json: bool, perfect: bool) -> None:

@@ -129,6 +129,8 @@ def test_solve_takes_a_game_file_in_the_deck_s_place() -> None:
     assert cards.exit_code == 1 and "not a card: 'x9'" in cards.output, cards.output
     missing = runner.invoke(app, ["solve", str(ROOT / "sample_games" / "no_such_game.json")], env={"COLUMNS": "200"})
     assert missing.exit_code == 2 and "no such file" in missing.output, missing.output
+    both = runner.invoke(app, ["solve", game, "--deck-file", game], env={"COLUMNS": "200"})
+    assert both.exit_code == 2 and "give exactly one of DECK, --deck-file" in both.output, both.output
 
 
 def test_an_undecided_deal_says_how_high_it_may_score() -> None:
