@@ -45,12 +45,13 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from deducer.settings import MAX_CLUES, MAX_STRIKES, Ending, Stuck
+from solver import cpsat
 from solver.endings import Heights
 from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, ONGOING, PLAY, TRASH, Deal, Move, Position
 from solver.search import OutOfBudget
 from solver.windows import drawn_by_now, question_windows
 
-if TYPE_CHECKING:  # OR-Tools takes 0.4 s to import: only deals that reach the model pay for it
+if TYPE_CHECKING:  # OR-Tools takes 0.4 s to import (`solver.cpsat`): only deals that reach the model pay for it
     from ortools.sat.python import cp_model
 
     from solver.clauses import Rival
@@ -205,6 +206,7 @@ class Question:
         `first_for`: the first configuration's own work (CP-SAT's deterministic time), if it is to
         stop before the question's time is up: it stops then, and the rivals race on (only where
         CaDiCaL races: see `solver.solve._ask`)."""
+        cpsat.load()
         from ortools.sat.python import cp_model
 
         if not applies(deal):
@@ -542,6 +544,7 @@ def _build(
     """The model of "a line from `root` scoring at least `target`", or with a `floor`: "the best line
     scoring from `floor` to `target`" (standard rules only), or with `ends`: "a line whose fireworks
     end at one of these heights" (each summing to `target`, which no line beats: `solver.endings`)."""
+    cpsat.load()
     from ortools.sat.python import cp_model
 
     rules = deal.rules
