@@ -63,10 +63,11 @@ def solve_command(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Prove or refute a perfect score for a fully known deal, with the winning line."""
-    if deck is not None and deck_file is None and Path(deck).is_file():
-        deck_file, deck = Path(deck), None  # `hanabi solve game.json`: no deck of cards is a file's name
-    elif deck is not None and deck_file is None and _names_a_file(deck):
-        raise typer.BadParameter(f"no such file: {deck}", param_hint="DECK")  # (not "not a card: game.json")
+    if deck is not None and deck_file is None:  # `hanabi solve game.json`: no deck of cards is a file's name
+        if Path(deck).is_file():
+            deck_file, deck = Path(deck), None
+        elif _names_a_file(deck):
+            raise typer.BadParameter(f"no such file: {deck}", param_hint="DECK")  # (not "not a card: game.json")
     sources = [deck is not None, deck_file is not None, seed is not None, batch is not None]
     if sum(sources) != 1:
         raise typer.BadParameter("give exactly one of DECK, --deck-file, --seed or --batch")
