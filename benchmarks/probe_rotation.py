@@ -1,0 +1,211 @@
+"""Probe a candidate bound for issue 12: the late cards' seats and clue tokens, followed from the deal.
+
+    python benchmarks/probe_rotation.py 5:round-robin:8329 [--threshold 46] [--suits gwm] [--loose 22]
+
+Standard rules, Avalanche, the opening deal of the seeded deck. Asks a relaxation whether every needed
+card can still be played (a perfect score), for each chain arrival `j` (the latest 8, or `--threshold`):
+
+- tracked: the needed cards that can only be played after deck card `j` is drawn (`solver.bounds.arrivals`),
+  of the suits `--suits` (all by default; any subset is a relaxation too). Each is played in its suit's
+  order, on the turn of a seat holding a copy. Who holds what is exact from the deal: a card dealt is in
+  its seat's hand, a card drawn is in the hand of the seat whose act drew it. `--loose` deck positions
+  are instead held by every seat from the start (a further relaxation, to see which draws matter).
+- every other needed card is one of `K` "other" plays: any seat may make one at any act, in any order;
+  the `F` fives among them earn a clue token.
+- an act may also discard (earning a token) while the pace lasts: the acts left, less the cards needed.
+- a hint spends a token and passes the turn; tokens start as dealt, 8 at most.
+
+Every real line is a line of the relaxation, so "refuted" proves that 30 cannot be reached. The states
+are (seat, tracked cards played, seats holding each tracked card) per act, each with the Pareto front of
+(tokens, non-earning plays made), more of either being better; the search goes forward act by act.
+
+What it showed (issue 12's note of this stop): on 5p round-robin 8329 (best score 29, which the SAT
+solvers take 3-13 s to prove), `j` = 46 with m1-m5, g3-g5 and w2-w5 is refuted. Every suit and the
+exact holders of five of the six tracked cards drawn before deck card 46 are needed: starting the
+relaxation any later than the deal (any seat, 8 tokens) finds a line. It takes 3 million states, about
+40 s here: only a compiled core could make it a bound.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import dataclass
+
+from deducer.cards import Variant
+from deducer.settings import DealOrder, Ending, Settings
+from solver.bounds import arrivals
+from solver.model import Deal, Position
+
+TOKENS = 8
+
+Key = tuple[int, tuple[int, ...], tuple[int, ...]]  # (seat to act, played per tracked suit, seats holding each tracked card)
+Front = list[tuple[int, int]]  # Pareto-best (tokens, non-earning plays made)
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One question to the relaxation and its answer."""
+
+    threshold: int
+    tracked: tuple[int, ...]
+    others: int
+    line: bool  # the relaxation plays every needed card
+    states: int
+    seconds: float
+
+
+def _add(fronts: dict[Key, Front], key: Key, tokens: int, plain: int) -> None:
+    front = fronts.setdefault(key, [])
+    if any(t >= tokens and p >= plain for t, p in front):
+        return
+    front[:] = [(t, p) for t, p in front if not (tokens >= t and plain >= p)]
+    front.append((tokens, plain))
+
+
+def probe(
+    deal: Deal, position: Position, threshold: int, suits: set[int] | None = None, loose: frozenset[int] = frozenset()
+) -> Probe:
+    """Whether the relaxation of the module can play every needed card, tracking those arriving at `threshold` or later."""
+    began = time.perf_counter()
+    rules = deal.rules
+    players, ranks = rules.players, rules.ranks
+    seat0, drawn, _, _, tokens0, _, final, hands = position
+    if final >= 0:
+        raise ValueError("the probe starts before the final round")
+    demand = arrivals(deal, position)
+    tracked = sorted(card for card, arrival in demand if arrival >= threshold and (suits is None or card // ranks in suits))
+    others = [card for card, _ in demand if card not in tracked]
+    index = {card: i for i, card in enumerate(tracked)}
+    held = [0] * len(tracked)
+    for seat, hand in enumerate(hands):
+        for card in hand:
+            if card in index:
+                held[index[card]] |= 1 << seat
+    arriving: dict[int, list[int]] = {}
+    for card in tracked:
+        for place in deal.places[card]:
+            if place in loose:
+                held[index[card]] = (1 << players) - 1
+            elif place >= drawn:
+                arriving.setdefault(place - drawn, []).append(index[card])
+    chains = [[i for i, card in enumerate(tracked) if card // ranks == suit] for suit in sorted({c // ranks for c in tracked})]
+    step = {i: (s, k) for s, chain in enumerate(chains) for k, i in enumerate(chain)}
+    fives = [card % ranks == ranks - 1 for card in tracked]
+    drawing = deal.size - drawn
+    earning_fives = sum(card % ranks == ranks - 1 for card in others)
+    plain_needed = len(others) - earning_fives  # other plays that earn no token
+    earning_allowed = drawing + players - len(tracked) - plain_needed  # discards and other fives
+    states = 0
+
+    def done(line: bool) -> Probe:
+        return Probe(threshold, tuple(tracked), len(others), line, states, time.perf_counter() - began)
+
+    if earning_allowed < earning_fives:
+        return done(False)
+
+    def short(left: int, played: int, plain: int, earned: int) -> bool:
+        """Too few acts left for what is still needed."""
+        return left < (len(tracked) - played) + (plain_needed - plain) + max(0, earning_fives - earned)
+
+    def moves(key: Key, entries: list[tuple[int, int, int]], left: int, draw: list[int]) -> list[tuple[Key, int, int, int]]:
+        """(next key, tokens, plain, earned) after each act of `key`'s seat from each of `entries`
+        (tokens, plain, earned), with `left` acts or turns after this one."""
+        seat, played, hold = key
+        bit, following, count = 1 << seat, (seat + 1) % players, sum(played)
+        out = []
+        for tokens, plain, earned in entries:
+            for s, chain in enumerate(chains):
+                if played[s] < len(chain) and hold[chain[played[s]]] & bit and not short(left, count + 1, plain, earned):
+                    i = chain[played[s]]
+                    after = played[:s] + (played[s] + 1,) + played[s + 1 :]
+                    hand = _drawn(hold[:i] + (0,) + hold[i + 1 :], after, bit, draw)
+                    out.append(((following, after, hand), min(TOKENS, tokens + fives[i]), plain, earned))
+            if earned < earning_allowed and not short(left, count, plain, earned + 1):
+                out.append(((following, played, _drawn(hold, played, bit, draw)), min(TOKENS, tokens + 1), plain, earned + 1))
+            if plain < plain_needed and not short(left, count, plain + 1, earned):
+                out.append(((following, played, _drawn(hold, played, bit, draw)), tokens, plain + 1, earned))
+        return out
+
+    def _drawn(hold: tuple[int, ...], played: tuple[int, ...], bit: int, draw: list[int]) -> tuple[int, ...]:
+        for i in draw:
+            s, k = step[i]
+            if k >= played[s]:  # (a copy of a card already played changes nothing)
+                hold = hold[:i] + (hold[i] | bit,) + hold[i + 1 :]
+        return hold
+
+    layer: dict[Key, Front] = {}
+    _add(layer, (seat0, (0,) * len(chains), tuple(held)), tokens0, 0)
+    for act in range(drawing):
+        pending = list(layer.items())  # hints before the act: a token each, the turn passes
+        while pending:
+            hinted = []
+            for (seat, played, hold), front in pending:
+                for tokens, plain in front:
+                    key = ((seat + 1) % players, played, hold)
+                    if tokens and not any(t >= tokens - 1 and p >= plain for t, p in layer.get(key, ())):
+                        _add(layer, key, tokens - 1, plain)
+                        hinted.append((key, [(tokens - 1, plain)]))
+            pending = hinted
+        states += sum(len(front) for front in layer.values())
+        following: dict[Key, Front] = {}
+        for key, front in layer.items():
+            entries = [(tokens, plain, act - sum(key[1]) - plain) for tokens, plain in front]  # every act so far earned or not
+            for after, tokens, plain, _ in moves(key, entries, drawing - act - 1 + players, arriving.get(act, [])):
+                _add(following, after, tokens, plain)
+        layer = following
+        if not layer:
+            return done(False)
+    # The final round: one turn each, from the seat after the last drawer; a hint now uses a turn, so the
+    # earning acts are counted in the key.
+    turns: dict[Key, Front] = {}  # keys extended by the earning count: (seat, played, hold + (earned,))
+    for key, front in layer.items():
+        for tokens, plain in front:
+            _add(turns, (key[0], key[1], key[2] + (drawing - sum(key[1]) - plain,)), tokens, plain)
+    for turn in range(players):
+        left = players - turn - 1
+        after_turn: dict[Key, Front] = {}
+        for (seat, played, extended), front in turns.items():
+            states += len(front)
+            hold, earned = extended[:-1], extended[-1]
+            for (following_seat, later, hand), tokens, plain, now in moves(
+                (seat, played, hold), [(t, p, earned) for t, p in front], left, []
+            ):
+                _add(after_turn, (following_seat, later, hand + (now,)), tokens, plain)
+            for tokens, plain in front:  # a hint uses the turn
+                if tokens and not short(left, sum(played), plain, earned):
+                    _add(after_turn, ((seat + 1) % players, played, extended), tokens - 1, plain)
+        turns = after_turn
+    line = any(
+        sum(played) == len(tracked) and extended[-1] >= earning_fives and any(p == plain_needed for _, p in front)
+        for (_, played, extended), front in turns.items()
+    )
+    return done(line)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("deals", nargs="+", help="players:deal order:seed, e.g. 5:round-robin:8329")
+    parser.add_argument("--threshold", type=int, action="append", help="a chain arrival to ask at (default: the latest 8)")
+    parser.add_argument("--suits", help="the tracked suits' letters (e.g. gwm; default: all)")
+    parser.add_argument("--loose", default="", help="deck positions whose tracked card every seat holds from the start")
+    args = parser.parse_args()
+    loose = frozenset(int(place) for place in args.loose.split(",") if place)
+    for spec in args.deals:
+        players, order, seed = spec.split(":")
+        settings = Settings(players=int(players), variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder(order))
+        deal = Deal.of(settings, settings.variant.shuffled_deck(int(seed)))
+        position = deal.start()
+        letters = [suit.letter for suit in settings.variant.suits]
+        suits = None if args.suits is None else {letters.index(letter) for letter in args.suits}
+        thresholds = args.threshold or sorted({arrival for _, arrival in arrivals(deal, position)}, reverse=True)[:8]
+        for threshold in thresholds:
+            found = probe(deal, position, threshold, suits, loose)
+            names = " ".join(f"{letters[card // 5]}{card % 5 + 1}" for card in found.tracked)
+            verdict = "a line" if found.line else "refuted"
+            size = f"{found.states:9d} states  {found.seconds:7.2f} s"
+            print(f"{spec} j={threshold:2d}  {verdict:7s}  {size}  others {found.others}, tracked: {names}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
