@@ -12,18 +12,22 @@ card can still be played (a perfect score), for each chain arrival `j` (the late
   are instead held by every seat from the start (a further relaxation, to see which draws matter).
 - every other needed card is one of `K` "other" plays: any seat may make one at any act, in any order;
   the `F` fives among them earn a clue token.
-- an act may also discard (earning a token) while the pace lasts: the acts left, less the cards needed.
-- a hint spends a token and passes the turn; tokens start as dealt, 8 at most.
+- an act may also let go of a card (a discard or a misplay; it earns a token) while the pace lasts: the
+  acts left, less the cards needed.
+- a hint spends a token and passes the turn; tokens start as dealt, 8 at most. Hand size, strikes and
+  the lower cards' order are ignored.
 
-Every real line is a line of the relaxation, so "refuted" proves that 30 cannot be reached. The states
-are (seat, tracked cards played, seats holding each tracked card) per act, each with the Pareto front of
-(tokens, non-earning plays made), more of either being better; the search goes forward act by act.
+Every real line that plays every needed card is a line of the relaxation, so "refuted" proves that 30
+cannot be reached. The states are (seat, tracked cards played, seats holding each tracked card) per act,
+each with the Pareto front of (tokens, non-earning plays made), more of either being better; the search
+goes forward act by act. On the won deals of seeds 0-59 (3 and 4 players, both deal orders, and part of
+5 players round-robin), with at most 7 cards tracked, it never refuted.
 
 What it showed (issue 12's note of this stop): on 5p round-robin 8329 (best score 29, which the SAT
-solvers take 3-13 s to prove), `j` = 46 with m1-m5, g3-g5 and w2-w5 is refuted. Every suit and the
-exact holders of five of the six tracked cards drawn before deck card 46 are needed: starting the
-relaxation any later than the deal (any seat, 8 tokens) finds a line. It takes 3 million states, about
-40 s here: only a compiled core could make it a bound.
+solvers take 2.5-13 s to prove), `j` = 46 with m1-m5, g3-g5 and w2-w5 is refuted. Every suit is
+needed, and the exact holders of five of the six tracked cards drawn before deck card 46 (all but
+`--loose 22`); a prototype started one act after the deal (any seat, 8 tokens) found a line. It takes
+3 million states, 40-50 s here: only a compiled core could make it a bound.
 """
 
 from __future__ import annotations
