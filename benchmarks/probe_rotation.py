@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import time
 from dataclasses import dataclass
+from typing import TypeVar
 
 from deducer.cards import Variant
 from deducer.settings import DealOrder, Ending, Settings
@@ -45,6 +46,7 @@ TOKENS = 8
 
 Key = tuple[int, tuple[int, ...], tuple[int, ...]]  # (seat to act, played per tracked suit, seats holding each tracked card)
 Front = list[tuple[int, int]]  # Pareto-best (tokens, non-earning plays made)
+K = TypeVar("K")
 
 
 @dataclass(frozen=True)
@@ -59,7 +61,7 @@ class Probe:
     seconds: float
 
 
-def _add(fronts: dict[Key, Front], key: Key, tokens: int, plain: int) -> None:
+def _add(fronts: dict[K, Front], key: K, tokens: int, plain: int) -> None:
     front = fronts.setdefault(key, [])
     if any(t >= tokens and p >= plain for t, p in front):
         return
@@ -161,28 +163,26 @@ def probe(
         if not layer:
             return done(False)
     # The final round: one turn each, from the seat after the last drawer; a hint now uses a turn, so the
-    # earning acts are counted in the key.
-    turns: dict[Key, Front] = {}  # keys extended by the earning count: (seat, played, hold + (earned,))
+    # earning acts are no longer the acts less the plays: they are counted beside the key.
+    turns: dict[tuple[Key, int], Front] = {}
     for key, front in layer.items():
         for tokens, plain in front:
-            _add(turns, (key[0], key[1], key[2] + (drawing - sum(key[1]) - plain,)), tokens, plain)
+            _add(turns, (key, drawing - sum(key[1]) - plain), tokens, plain)
     for turn in range(players):
         left = players - turn - 1
-        after_turn: dict[Key, Front] = {}
-        for (seat, played, extended), front in turns.items():
+        after_turn: dict[tuple[Key, int], Front] = {}
+        for (key, earned), front in turns.items():
             states += len(front)
-            hold, earned = extended[:-1], extended[-1]
-            for (following_seat, later, hand), tokens, plain, now in moves(
-                (seat, played, hold), [(t, p, earned) for t, p in front], left, []
-            ):
-                _add(after_turn, (following_seat, later, hand + (now,)), tokens, plain)
+            seat, played, hold = key
+            for later, tokens, plain, now in moves(key, [(t, p, earned) for t, p in front], left, []):
+                _add(after_turn, (later, now), tokens, plain)
             for tokens, plain in front:  # a hint uses the turn
                 if tokens and not short(left, sum(played), plain, earned):
-                    _add(after_turn, ((seat + 1) % players, played, extended), tokens - 1, plain)
+                    _add(after_turn, (((seat + 1) % players, played, hold), earned), tokens - 1, plain)
         turns = after_turn
     line = any(
-        sum(played) == len(tracked) and extended[-1] >= earning_fives and any(p == plain_needed for _, p in front)
-        for (_, played, extended), front in turns.items()
+        sum(key[1]) == len(tracked) and earned >= earning_fives and any(p == plain_needed for _, p in front)
+        for (key, earned), front in turns.items()
     )
     return done(line)
 
@@ -205,7 +205,7 @@ def main() -> None:
         thresholds = args.threshold or sorted({arrival for _, arrival in arrivals(deal, position)}, reverse=True)[:8]
         for threshold in thresholds:
             found = probe(deal, position, threshold, suits, loose)
-            names = " ".join(f"{letters[card // 5]}{card % 5 + 1}" for card in found.tracked)
+            names = " ".join(f"{letters[suit]}{rank}" for suit, rank in map(deal.card, found.tracked))
             verdict = "a line" if found.line else "refuted"
             size = f"{found.states:9d} states  {found.seconds:7.2f} s"
             print(f"{spec} j={threshold:2d}  {verdict:7s}  {size}  others {found.others}, tracked: {names}", flush=True)
