@@ -229,6 +229,21 @@ class Outcome:
 
 
 MODEL_JOINS = 5_000  # positions the depth-first search spends alone on a target before the constraint model joins
+# Then, before the model joins, shuffled restarts at the top (`SHUFFLED` positions each, in orders that
+# toss a coin between waiting and letting go) spend `SHUFFLED_JOINS` positions in all (see `_climb`). A
+# narrow win hides behind an early choice that neither the climb nor the probes' 375 positions an order
+# revisit: asked for 30 from the deal, such restarts found it within 300,000 positions in 6 runs of 6
+# (other seeds each run) on 9 of 13 slow wins, a median of 4,000-20,000 on five of them (5p Avalanche
+# round-robin 8071, 4p per seat 8071, 4p round-robin 8248 and 1581, 3p round-robin 3989). Asking the top
+# (not the climb's target) matters: 5p round-robin 8071 climbs from 26 while its 30 is 4,000 positions
+# away. Without the climb's share first (every position before the model at the top), the anchored glance
+# lost its best line: 3p round-robin 8071 4.4 s -> undecided at 30 s. Alternating deal by deal against the
+# climb alone (`bench_hard.py --against`): the 106 mid deals 79.8 -> 66.3 s in all, the median 0.48 -> 0.33
+# s, over 1 s 23 -> 13 (4p per seat 1532 1.8 -> 0.2 s; the worst, 5p round-robin 1587, 2.5 -> 3.8 s); the
+# 26 slow deals 155.8 -> 148.2 s, over 1 s 24 -> 20 (5p round-robin 8071 1.8 -> 0.35 s, 4p per seat 8071
+# 4.1 -> 0.5 s; 4p per seat 8248 10.0 -> 12.6 s). Restarts beside the racing model instead (its cores
+# busy): 162.3 -> 165.8 s on the slow deals.
+SHUFFLED, SHUFFLED_JOINS = 4_000, 16_000
 # Positions of the search on a deal (the probes included) before Glucose glances at its top (None:
 # never; see `_Glances`). Most deals take fewer (5p Avalanche: 96% of them) and never pay for it.
 # On the 106 deals of `_climb` (in all, median) and 5p Avalanche seeds 0-999 (p95 and p99 of each
@@ -408,9 +423,10 @@ def _climb(
 
     The depth-first search asks for one point more than the best found: successes are cheap, and only
     the target just above the true best needs an exhaustive (failing) search. Most deals end there. When
-    it has not decided a target after `MODEL_JOINS` positions, the constraint model joins it in a
-    background thread (two configurations racing on two cores, see `_ask`) and asks for
-    `top` (one point less each time it proves a target out of reach): the model finds the narrow wins
+    it has not decided a target after `MODEL_JOINS` positions, shuffled restarts ask for `top` for
+    `SHUFFLED_JOINS` positions more (a narrow win at the top is often near in another order), then the
+    constraint model joins it in a background thread (two configurations racing on two cores, see
+    `_ask`) and asks for `top` (one point less each time it proves a target out of reach): the model finds the narrow wins
     the search wanders past, and the two meet at the true best. Below the maximum, `top` is asked as
     the endings the bounds leave open (`_endings`): a top whose every ending fails a bound is refuted
     without the model (5p Avalanche round-robin 744, undecided at 28 in minutes before, is now a loss
@@ -472,6 +488,7 @@ def _climb(
     rival = _Rival()  # CaDiCaL's run on the question, kept from one attempt to the next (see `_ask`)
     alone = 0  # once the model has joined (0: not yet), the climb goes on alone up to this many positions
     climbed = search.nodes  # when the climb of its current target began (see `MODEL_JOINS`)
+    joins, shuffled = 0, 0  # when the model joins; the shuffled restarts made before it does (see `SHUFFLED`)
     search.interrupt = glances.done  # (until the model joins: a glance has decided, or been stopped)
     try:
         while best < top and not (perfect and top < maximum):
@@ -479,9 +496,16 @@ def _climb(
             climbing = search.nodes < alone
             restart = question is not None and not climbing and turns % 2 == 0 and turns < 2 * RESTARTS
             target = top if restart else best + 1
-            if portfolio and question is None:
-                joins = climbed + MODEL_JOINS if glances.at is None else min(climbed + MODEL_JOINS, glances.at)
-                _slice(search, max(1, joins - search.nodes), node_limit)
+            if portfolio and question is None:  # (the model has not joined yet)
+                joins = climbed + MODEL_JOINS + SHUFFLED_JOINS
+                end = climbed + MODEL_JOINS
+                if search.nodes >= end:  # the climb has had its share: a shuffled restart at the top
+                    target, end = top, min(joins, search.nodes + SHUFFLED)
+                    search.ordering = Ordering(shuffle=Random(100 + shuffled), toss=True)  # (not the probes' or restarts' seeds)
+                    shuffled += 1
+                if glances.at is not None:
+                    end = min(end, glances.at)  # (Glucose's glance is due first)
+                _slice(search, max(1, end - search.nodes), node_limit)
             elif climbing:
                 _slice(search, alone - search.nodes, node_limit)
             elif question is not None and question.racing and turns >= 2 * len(BURNING):
@@ -518,6 +542,8 @@ def _climb(
                         return best, line, refuted, best
                     glances.at = search.nodes  # and at once at the next top
                     continue
+                if question is None and search.nodes < joins:
+                    continue  # (the next shuffled restart)
                 if question is not None:  # the model has answered, or its time ran out
                     question.stop()
                     asked = question.target if question.floor is None else question.floor

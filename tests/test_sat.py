@@ -563,12 +563,31 @@ def test_restarts_find_a_narrow_win_while_the_model_works(monkeypatch: pytest.Mo
     assert (result.verdict, result.score) == ("win", 30)
 
 
+def test_shuffled_restarts_at_the_top_find_a_narrow_win_before_the_model_joins(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 5 players, Avalanche, seed 8071: the greedy lines and the probes reach 26, and the climb asks for
+    # 27, while the 30 is a few thousand positions away in shuffled orders that ask for it. Once the
+    # climb has had its `MODEL_JOINS` positions, the shuffled restarts at the top find the 30 before
+    # the model (a stand-in that never answers) is asked: some 11,600 positions in all. Without them
+    # the model is asked for the 30, and the search finds it after some 68,000.
+    deck = Variant.AVALANCHE.shuffled_deck(8071)
+    asked = Asked(set(), real=False)
+    stand_in(monkeypatch, asked)
+    result = solve(FIVE_AVALANCHE, deck, node_limit=300_000)
+    assert (result.verdict, result.score, asked.targets) == ("win", 30, [])
+    assert result.nodes < 20_000
+    monkeypatch.setattr(solving, "SHUFFLED_JOINS", 0)
+    result = solve(FIVE_AVALANCHE, deck, node_limit=300_000)
+    assert (result.verdict, result.score, asked.targets) == ("win", 30, [30])
+    assert result.nodes > 50_000
+
+
 def test_beside_a_racing_pair_the_search_waits_after_its_burning_restarts(monkeypatch: pytest.MonkeyPatch) -> None:
     # Seed 148 again, the model a racing pair (here a stand-in that runs out of time after 3 s, at the
     # deadline), its first wait cut to nothing: the search climbs alone, makes its restarts in the
-    # burning orders, which do not find the 30, then waits for the pair's answer (some 44,000
-    # positions in all). Had it gone on with its shuffled restarts, it would have found the 30 (at
-    # some 52,000 positions), taking the cores the pair needs.
+    # burning orders, which do not find the 30, then waits for the pair's answer (some 62,000
+    # positions in all, 16,000 of them the shuffled restarts before the model joins: `SHUFFLED_JOINS`).
+    # Had it gone on with its shuffled restarts beside the pair, it would have found the 30, taking the
+    # cores the pair needs.
     class Racing(Standin):
         def __init__(self, target: int) -> None:
             super().__init__(target, after=3.0)
@@ -577,7 +596,7 @@ def test_beside_a_racing_pair_the_search_waits_after_its_burning_restarts(monkey
     stand_in(monkeypatch, lambda model, target, *_, **__: Racing(target))
     monkeypatch.setattr(solving, "RACE_FIRST", 0.0)
     result = solve(FIVE_AVALANCHE, Variant.AVALANCHE.shuffled_deck(148), time_limit=3.0)
-    assert (result.verdict, result.score) == ("unknown", 29) and result.nodes < 50_000
+    assert (result.verdict, result.score) == ("unknown", 29) and result.nodes < 50_000 + solving.SHUFFLED_JOINS
 
 
 def test_the_burning_orders_try_longer_than_the_probes(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -604,11 +623,12 @@ def test_the_burning_orders_try_longer_than_the_probes(monkeypatch: pytest.Monke
 def test_the_model_joins_early_and_the_climb_goes_on_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     # 4 players, base, per-seat deal, seed 744: the probes and the climb reach 24 in some 4,600
     # positions; the 25 takes the climb about 15,000 more. The model (here one that never answers)
-    # joins after `MODEL_JOINS` of them, and the climb goes on alone, in its usual order, up to
-    # `CLIMB_ALONE` positions on that target: it finds the 25 through the positions of the search
-    # without the model, the burning orders' try before the model joins (`BURN_JOIN` each, which fails
-    # here), and the few walked again to resume. (Had the model waited for `CLIMB_ALONE`,
-    # it would not have been asked; had the restarts begun when it joined: some 25,000-35,000.)
+    # joins after `MODEL_JOINS` of them and the shuffled restarts' `SHUFFLED_JOINS` (which fail
+    # here), and the climb goes on alone, in its usual order, up to `CLIMB_ALONE` positions on that
+    # target: it finds the 25 through the positions of the search without the model, the shuffled
+    # restarts, the burning orders' try before the model joins (`BURN_JOIN` each, which fails here),
+    # and the few walked again to resume. (Had the model waited for `CLIMB_ALONE`, it would not have
+    # been asked; had the restarts begun when it joined: some 25,000-35,000 more.)
     settings = Settings(players=4, variant=Variant.BASE, ending=Ending.STANDARD, deal=DealOrder.PER_SEAT)
     deck = Variant.BASE.shuffled_deck(744)
     monkeypatch.setattr(sat, "applies", lambda deal: False)
@@ -619,7 +639,8 @@ def test_the_model_joins_early_and_the_climb_goes_on_alone(monkeypatch: pytest.M
     stand_in(monkeypatch, asked)
     result = solve(settings, deck)
     assert (result.verdict, result.score) == ("win", 25) and asked.targets == [25]
-    assert alone.nodes <= result.nodes <= alone.nodes + len(solving.BURNING) * solving.BURN_JOIN + 200
+    before_the_model = solving.SHUFFLED_JOINS + len(solving.BURNING) * solving.BURN_JOIN
+    assert alone.nodes <= result.nodes <= alone.nodes + before_the_model + 200
 
 
 def test_an_undecided_deal_keeps_the_best_line_found(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -632,8 +653,8 @@ def test_an_undecided_deal_keeps_the_best_line_found(monkeypatch: pytest.MonkeyP
 
 def loosen(monkeypatch: pytest.MonkeyPatch) -> None:
     """The opening bound loosened to the maximum score (sound, if loose), the bounds of the endings
-    unasked (`solver.endings`), no probes (nor in the endings' capped games), and the model (a
-    stand-in) joining the search at once."""
+    unasked (`solver.endings`), no probes (nor in the endings' capped games, nor shuffled restarts
+    before the model), and the model (a stand-in) joining the search at once."""
     monkeypatch.setattr(solving, "explain", lambda model, root: Bound(model.rules.max_score, "loosened"))
     monkeypatch.setattr(solving, "open_endings", lambda model, root, score: None)
     monkeypatch.setattr(solving, "copies_bound", lambda model, root, bound: bound)
@@ -642,6 +663,7 @@ def loosen(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(solving, "PROBE", 0)
     monkeypatch.setattr(solving, "CAPPED_PROBE", 0)
     monkeypatch.setattr(solving, "MODEL_JOINS", 1)
+    monkeypatch.setattr(solving, "SHUFFLED_JOINS", 0)
     monkeypatch.setattr(solving, "CLIMB_ALONE", 1)
     monkeypatch.setattr(sat, "applies", lambda deal: True)
 
