@@ -233,16 +233,17 @@ MODEL_JOINS = 5_000  # positions the depth-first search spends alone on a target
 # toss a coin between waiting and letting go) spend `SHUFFLED_JOINS` positions in all (see `_climb`). A
 # narrow win hides behind an early choice that neither the climb nor the probes' 375 positions an order
 # revisit: asked for 30 from the deal, such restarts found it within 300,000 positions in 6 runs of 6
-# (other seeds each run) on 9 of 13 slow wins, a median of 4,000-20,000 on five of them (5p Avalanche
-# round-robin 8071, 4p per seat 8071, 4p round-robin 8248 and 1581, 3p round-robin 3989). Asking the top
+# (other seeds each run) on 9 of 13 slow wins, a median of 4,000-17,000 on four of them (5p Avalanche
+# round-robin 8071, 4p per seat 8071, 4p round-robin 8248, 3p round-robin 3989). Asking the top
 # (not the climb's target) matters: 5p round-robin 8071 climbs from 26 while its 30 is 4,000 positions
 # away. Without the climb's share first (every position before the model at the top), the anchored glance
 # lost its best line: 3p round-robin 8071 4.4 s -> undecided at 30 s. Alternating deal by deal against the
-# climb alone (`bench_hard.py --against`): the 106 mid deals 79.8 -> 66.3 s in all, the median 0.48 -> 0.33
-# s, over 1 s 23 -> 13 (4p per seat 1532 1.8 -> 0.2 s; the worst, 5p round-robin 1587, 2.5 -> 3.8 s); the
-# 26 slow deals 155.8 -> 148.2 s, over 1 s 24 -> 20 (5p round-robin 8071 1.8 -> 0.35 s, 4p per seat 8071
-# 4.1 -> 0.5 s; 4p per seat 8248 10.0 -> 12.6 s). Restarts beside the racing model instead (its cores
-# busy): 162.3 -> 165.8 s on the slow deals.
+# climb alone (`bench_hard.py --against`, two runs): the 106 mid deals 79.8 / 81.1 -> 66.3 / 65.5 s in all,
+# the median 0.48 -> 0.33 s, over 1 s 23 -> 13 / 15 (4p per seat 1532 1.8 -> 0.2 s; the worst, 5p
+# round-robin 1587, 2.5 -> 3.8 s); the 26 slow deals 155.8 / 145.9 -> 148.2 / 148.3 s, over 1 s 24 -> 20 /
+# 21 (5p round-robin 8071 2 -> 0.35 s, 4p per seat 8071 4.3 -> 0.6 s; 4p round-robin 3168 1.5 -> 2.2 s);
+# 5p Avalanche seeds 0-999, p99 431 / 334 -> 258 / 246 ms (round-robin / per seat). Restarts beside
+# the racing model instead (its cores busy): 162.3 -> 165.8 s on the slow deals.
 SHUFFLED, SHUFFLED_JOINS = 4_000, 16_000
 # Positions of the search on a deal (the probes included) before Glucose glances at its top (None:
 # never; see `_Glances`). Most deals take fewer (5p Avalanche: 96% of them) and never pay for it.
