@@ -628,7 +628,8 @@ def test_the_model_joins_early_and_the_climb_goes_on_alone(monkeypatch: pytest.M
     # target: it finds the 25 through the positions of the search without the model, the shuffled
     # restarts, the burning orders' try before the model joins (`BURN_JOIN` each, which fails here),
     # and the few walked again to resume. (Had the model waited for `CLIMB_ALONE`, it would not have
-    # been asked; had the restarts begun when it joined: some 25,000-35,000 more.)
+    # been asked; had the restarts begun when it joined, the 25 took some 5,000-15,000 positions more,
+    # measured before the shuffled restarts.)
     settings = Settings(players=4, variant=Variant.BASE, ending=Ending.STANDARD, deal=DealOrder.PER_SEAT)
     deck = Variant.BASE.shuffled_deck(744)
     monkeypatch.setattr(sat, "applies", lambda deal: False)
