@@ -81,6 +81,7 @@ def _add(fronts: dict[K, Front], key: K, tokens: int, plain: int) -> None:
 class Problem:
     """The relaxation's question at one chain arrival: what `probe` and the compiled search are given."""
 
+    threshold: int  # the chain arrival asked at
     players: int
     seat: int  # to act first
     tokens: int
@@ -88,22 +89,31 @@ class Problem:
     tracked: tuple[int, ...]  # card ids
     others: int  # the other needed cards
     held: tuple[int, ...]  # per tracked card, the seats holding a copy (a bit each)
-    arriving: dict[int, list[int]]  # act -> the tracked cards (indices) its draw brings
+    arriving: tuple[tuple[int, ...], ...]  # per act, the tracked cards (indices) its draw brings
     chains: tuple[tuple[int, ...], ...]  # the tracked cards (indices) of each suit, in order
     fives: tuple[bool, ...]  # per tracked card
     earning_fives: int  # among the other plays, those that earn a token
     plain_needed: int  # other plays that earn none
     earning_allowed: int  # discards and other fives, within the pace
 
+    @property
+    def steps(self) -> dict[int, tuple[int, int]]:
+        """Per tracked card, (its chain, its place in the chain)."""
+        return {i: (s, k) for s, chain in enumerate(self.chains) for k, i in enumerate(chain)}
+
+    @property
+    def hopeless(self) -> bool:
+        """Too few acts left to let go of cards for the other fives: refuted before any search."""
+        return self.earning_allowed < self.earning_fives
+
     def text(self) -> str:
         """The problem as the compiled search reads it (see probe_rotation.c)."""
-        step = {i: (s, k) for s, chain in enumerate(self.chains) for k, i in enumerate(chain)}
+        step = self.steps
         head = (self.players, self.seat, self.tokens, self.drawing, len(self.tracked), len(self.chains))
         lines = [" ".join(map(str, (*head, self.earning_allowed, self.plain_needed, self.earning_fives)))]
         lines += [f"{self.held[i]} {int(self.fives[i])} {step[i][0]} {step[i][1]}" for i in range(len(self.tracked))]
         lines += [" ".join(map(str, (len(chain), *chain))) for chain in self.chains]
-        draws = (self.arriving.get(act, []) for act in range(self.drawing))
-        lines += [" ".join(map(str, (len(cards), *cards))) for cards in draws]
+        lines += [" ".join(map(str, (len(cards), *cards))) for cards in self.arriving]
         return "\n".join(lines) + "\n"
 
 
@@ -125,47 +135,47 @@ def problem(
         for card in hand:
             if card in index:
                 held[index[card]] |= 1 << seat
-    arriving: dict[int, list[int]] = {}
+    drawing = deal.size - drawn
+    arriving: list[list[int]] = [[] for _ in range(drawing)]
     for card in tracked:
         for place in deal.places[card]:
             if place in loose:
                 held[index[card]] = (1 << players) - 1
             elif place >= drawn:
-                arriving.setdefault(place - drawn, []).append(index[card])
+                arriving[place - drawn].append(index[card])
     suits_tracked = sorted({card // ranks for card in tracked})
     chains = tuple(tuple(i for i, card in enumerate(tracked) if card // ranks == suit) for suit in suits_tracked)
-    drawing = deal.size - drawn
     earning_fives = sum(card % ranks == ranks - 1 for card in others)
     plain_needed = len(others) - earning_fives
     earning_allowed = drawing + players - len(tracked) - plain_needed
     fives = tuple(card % ranks == ranks - 1 for card in tracked)
     return Problem(
-        players, seat0, tokens0, drawing, tuple(tracked), len(others), tuple(held), arriving, chains, fives, earning_fives,
-        plain_needed, earning_allowed,
+        threshold, players, seat0, tokens0, drawing, tuple(tracked), len(others), tuple(held), tuple(map(tuple, arriving)),
+        chains, fives, earning_fives, plain_needed, earning_allowed,
     )  # fmt: skip
 
 
-def probe(question: Problem, threshold: int) -> Probe:
-    """Whether the relaxation of the module can play every needed card (`question`, asked at `threshold`)."""
+def probe(question: Problem) -> Probe:
+    """Whether the relaxation of the module can play every needed card (`question`)."""
     began = time.perf_counter()
     players, seat0, tokens0, drawing = question.players, question.seat, question.tokens, question.drawing
     tracked, chains, fives, arriving = question.tracked, question.chains, question.fives, question.arriving
     earning_fives, plain_needed, earning_allowed = question.earning_fives, question.plain_needed, question.earning_allowed
     held = question.held
-    step = {i: (s, k) for s, chain in enumerate(chains) for k, i in enumerate(chain)}
+    step = question.steps
     states = 0
 
     def done(line: bool) -> Probe:
-        return Probe(threshold, tracked, question.others, line, states, time.perf_counter() - began)
+        return Probe(question.threshold, tracked, question.others, line, states, time.perf_counter() - began)
 
-    if earning_allowed < earning_fives:
+    if question.hopeless:
         return done(False)
 
     def short(left: int, played: int, plain: int, earned: int) -> bool:
         """Too few acts left for what is still needed."""
         return left < (len(tracked) - played) + (plain_needed - plain) + max(0, earning_fives - earned)
 
-    def moves(key: Key, entries: list[tuple[int, int, int]], left: int, draw: list[int]) -> list[tuple[Key, int, int, int]]:
+    def moves(key: Key, entries: list[tuple[int, int, int]], left: int, draw: tuple[int, ...]) -> list[tuple[Key, int, int, int]]:
         """(next key, tokens, plain, earned) after each act of `key`'s seat from each of `entries`
         (tokens, plain, earned), with `left` acts or turns after this one."""
         seat, played, hold = key
@@ -184,7 +194,7 @@ def probe(question: Problem, threshold: int) -> Probe:
                 out.append(((following, played, _drawn(hold, played, bit, draw)), tokens, plain + 1, earned))
         return out
 
-    def _drawn(hold: tuple[int, ...], played: tuple[int, ...], bit: int, draw: list[int]) -> tuple[int, ...]:
+    def _drawn(hold: tuple[int, ...], played: tuple[int, ...], bit: int, draw: tuple[int, ...]) -> tuple[int, ...]:
         for i in draw:
             s, k = step[i]
             if k >= played[s]:  # (a copy of a card already played changes nothing)
@@ -208,7 +218,7 @@ def probe(question: Problem, threshold: int) -> Probe:
         following: dict[Key, Front] = {}
         for key, front in layer.items():
             entries = [(tokens, plain, act - sum(key[1]) - plain) for tokens, plain in front]  # every act so far earned or not
-            for after, tokens, plain, _ in moves(key, entries, drawing - act - 1 + players, arriving.get(act, [])):
+            for after, tokens, plain, _ in moves(key, entries, drawing - act - 1 + players, arriving[act]):
                 _add(following, after, tokens, plain)
         layer = following
         if not layer:
@@ -225,7 +235,7 @@ def probe(question: Problem, threshold: int) -> Probe:
         for (key, earned), front in turns.items():
             states += len(front)
             seat, played, hold = key
-            for later, tokens, plain, now in moves(key, [(t, p, earned) for t, p in front], left, []):
+            for later, tokens, plain, now in moves(key, [(t, p, earned) for t, p in front], left, ()):
                 _add(after_turn, (later, now), tokens, plain)
             for tokens, plain in front:  # a hint uses the turn
                 if tokens and not short(left, sum(played), plain, earned):
@@ -238,20 +248,20 @@ def probe(question: Problem, threshold: int) -> Probe:
     return done(line)
 
 
-def compiled() -> Path:
-    """probe_rotation.c, compiled (`cc -O2`) into a temporary directory."""
-    binary = Path(tempfile.mkdtemp(prefix="probe_rotation_")) / "probe_rotation"
+def compiled(directory: Path) -> Path:
+    """probe_rotation.c, compiled (`cc -O2`) into `directory`."""
+    binary = directory / "probe_rotation"
     source = Path(__file__).with_suffix(".c")
     subprocess.run(["cc", "-O2", "-o", str(binary), str(source)], check=True)
     return binary
 
 
-def probe_compiled(binary: Path, question: Problem, threshold: int) -> Probe:
+def probe_compiled(binary: Path, question: Problem) -> Probe:
     """`probe`, by the compiled search (its own clock: the search, not the process or the input)."""
-    if question.earning_allowed < question.earning_fives:
-        return Probe(threshold, question.tracked, question.others, False, 0, 0.0)
+    if question.hopeless:
+        return Probe(question.threshold, question.tracked, question.others, False, 0, 0.0)
     answer = subprocess.run([str(binary)], input=question.text(), capture_output=True, text=True, check=True).stdout.split()
-    return Probe(threshold, question.tracked, question.others, answer[0] == "line", int(answer[1]), float(answer[2]))
+    return Probe(question.threshold, question.tracked, question.others, answer[0] == "line", int(answer[1]), float(answer[2]))
 
 
 def main() -> None:
@@ -264,27 +274,33 @@ def main() -> None:
     parser.add_argument("--only-compiled", action="store_true", help="ask probe_rotation.c alone")
     args = parser.parse_args()
     loose = frozenset(int(place) for place in args.loose.split(",") if place)
-    binary = compiled() if args.compiled or args.only_compiled else None
-    for spec in args.deals:
-        players, order, seed = spec.split(":")
-        settings = Settings(players=int(players), variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder(order))
-        deal = Deal.of(settings, settings.variant.shuffled_deck(int(seed)))
-        position = deal.start()
-        letters = [suit.letter for suit in settings.variant.suits]
-        suits = None if args.suits is None else {letters.index(letter) for letter in args.suits}
-        thresholds = args.threshold or sorted({arrival for _, arrival in arrivals(deal, position)}, reverse=True)[:8]
-        for threshold in thresholds:
-            question = problem(deal, position, threshold, suits, loose)
-            answers = [] if args.only_compiled else [("python", probe(question, threshold))]
-            if binary is not None:
-                answers.append(("compiled", probe_compiled(binary, question, threshold)))
-            names = " ".join(f"{letters[suit]}{rank}" for suit, rank in map(deal.card, question.tracked))
-            for how, found in answers:
-                verdict = "a line" if found.line else "refuted"
-                size = f"{found.states:9d} states {found.seconds:7.3f} s"
-                print(f"{spec} j={threshold:2d} {how:8s} {verdict:7s} {size} others {found.others}, tracked: {names}", flush=True)
-            if len({(found.line, found.states) for _, found in answers}) > 1:
-                raise SystemExit(f"{spec} j={threshold}: the two searches disagree")
+    with tempfile.TemporaryDirectory(prefix="probe_rotation_") as directory:
+        binary = compiled(Path(directory)) if args.compiled or args.only_compiled else None
+        for spec in args.deals:
+            ask(spec, args, loose, binary)
+
+
+def ask(spec: str, args: argparse.Namespace, loose: frozenset[int], binary: Path | None) -> None:
+    """Ask the relaxation about one deal (`players:deal order:seed`) at each threshold, and print the answers."""
+    players, order, seed = spec.split(":")
+    settings = Settings(players=int(players), variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder(order))
+    deal = Deal.of(settings, settings.variant.shuffled_deck(int(seed)))
+    position = deal.start()
+    letters = [suit.letter for suit in settings.variant.suits]
+    suits = None if args.suits is None else {letters.index(letter) for letter in args.suits}
+    thresholds = args.threshold or sorted({arrival for _, arrival in arrivals(deal, position)}, reverse=True)[:8]
+    for threshold in thresholds:
+        question = problem(deal, position, threshold, suits, loose)
+        answers = [] if args.only_compiled else [("python", probe(question))]
+        if binary is not None:
+            answers.append(("compiled", probe_compiled(binary, question)))
+        names = " ".join(f"{letters[suit]}{rank}" for suit, rank in map(deal.card, question.tracked))
+        for how, found in answers:
+            verdict = "a line" if found.line else "refuted"
+            size = f"{found.states:9d} states {found.seconds:7.3f} s"
+            print(f"{spec} j={threshold:2d} {how:8s} {verdict:7s} {size} others {found.others}, tracked: {names}", flush=True)
+        if len({(found.line, found.states) for _, found in answers}) > 1:
+            raise SystemExit(f"{spec} j={threshold}: the two searches disagree")
 
 
 if __name__ == "__main__":
