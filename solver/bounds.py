@@ -84,12 +84,16 @@ def arrivals(deal: Deal, position: Position) -> Demand:
     ranks = deal.rules.ranks
     following = deal.next_at[drawn]
     result: Demand = []
-    for suit, (low, high) in enumerate(zip(fireworks, caps)):  # suit by suit, rank by rank
+    first = 0  # the suit's rank 1
+    for low, high in zip(fireworks, caps):  # suit by suit, rank by rank
         chain = drawn - 1
-        for card in range(suit * ranks + low, suit * ranks + high):
-            if card not in held and following[card] > chain:
-                chain = following[card]
+        for card in range(first + low, first + high):
+            if card not in held:
+                arrival = following[card]
+                if arrival > chain:
+                    chain = arrival
             result.append((card, chain))
+        first += ranks
     return result
 
 

@@ -89,6 +89,7 @@ class Deal:
         self.size = len(deck)
         self.deal_seats = tuple(deal_seats)
         self.max_score, self.standard = rules.max_score, rules.ending is Ending.STANDARD  # (read at every position)
+        self.ranks, self.players = rules.ranks, rules.players
         cards = rules.suits * rules.ranks
         # after[d][c]: copies of card c at deck positions >= d; next_at[d][c]: the first deck position
         # >= d holding card c (size if none). Both built from the bottom of the deck up.
@@ -192,7 +193,10 @@ class Deal:
 
     def available(self, position: Position, card: int) -> int:
         """Copies of `card` still in a hand or in the deck."""
-        return self.after[position[1]][card] + sum(hand.count(card) for hand in position[7])
+        count = self.after[position[1]][card]
+        for hand in position[7]:
+            count += hand.count(card)
+        return count
 
     def moves(self, position: Position) -> list[Move]:
         """Every distinct legal move of the player to act (the position must be ongoing)."""
@@ -238,10 +242,10 @@ class Deal:
         """The position after `move`, its draw and the turn passing."""
         player, drawn, fireworks, caps, clues, strikes, final, hands = position
         kind, card = move
-        ranks = self.rules.ranks
+        ranks, players = self.ranks, self.players
         if final > 0:
             final -= 1
-        following = (player + 1) % self.rules.players
+        following = player + 1 if player + 1 < players else 0
         if kind in (HINT, PASS):
             return (following, drawn, fireworks, caps, clues - (kind == HINT), strikes, final, hands)
         cards = list(hands[player])
@@ -255,7 +259,8 @@ class Deal:
         if kind in (PLAY, ANNOUNCE):
             fireworks = fireworks[:suit] + (fireworks[suit] + 1,) + fireworks[suit + 1 :]
             bonus = (card % ranks == ranks - 1) + (kind == ANNOUNCE)
-            clues = min(MAX_CLUES, clues + bonus)
+            if bonus:
+                clues = min(MAX_CLUES, clues + bonus)
             dead, dead_end = card, card + 1
         else:
             if kind == DISCARD:
@@ -267,21 +272,32 @@ class Deal:
                 caps = caps[:suit] + (card % ranks,) + caps[suit + 1 :]
         if drawn < self.size:
             new = self.deck[drawn]
-            cards.append(TRASH if self.trash(new, fireworks, caps) else new)
+            new_suit, new_rank = divmod(new, ranks)
+            cards.append(TRASH if new_rank < fireworks[new_suit] or new_rank >= caps[new_suit] else new)  # (`trash`)
             drawn += 1
             if drawn == self.size and self.standard:
-                final = self.rules.players
-        hands = hands[:player] + (tuple(sorted(cards)),) + hands[player + 1 :]
-        if dead_end > dead:
-            dying = frozenset(range(dead, dead_end))
-            if not dying.isdisjoint(sum(hands, ())):  # most often no hand holds any
-                changed = list(hands)
-                for seat, hand in enumerate(hands):
-                    if not dying.isdisjoint(hand):
-                        kept = tuple([other for other in hand if other not in dying])
-                        changed[seat] = (TRASH,) * (len(hand) - len(kept)) + kept  # (TRASH sorts first)
-                hands = tuple(changed)
+                final = players
+        cards.sort()
+        hands = hands[:player] + (tuple(cards),) + hands[player + 1 :]
+        if dead_end > dead and self._holds(hands, dead, dead_end):  # (most often no hand holds any)
+            dying = range(dead, dead_end)
+            changed = list(hands)
+            for seat, hand in enumerate(hands):
+                kept = tuple([other for other in hand if other not in dying])
+                if len(kept) < len(hand):
+                    changed[seat] = (TRASH,) * (len(hand) - len(kept)) + kept  # (TRASH sorts first)
+            hands = tuple(changed)
         return (following, drawn, fireworks, caps, clues, strikes, final, hands)
+
+    @staticmethod
+    def _holds(hands: Hands, dead: int, dead_end: int) -> bool:
+        """Whether a hand holds a card with an id from `dead` to `dead_end` - 1."""
+        if dead_end == dead + 1:  # (a play: the other copies of the card played)
+            for hand in hands:  # noqa: SIM110 (a loop: twice as fast as `any` over a generator)
+                if dead in hand:
+                    return True
+            return False
+        return not frozenset(range(dead, dead_end)).isdisjoint(sum(hands, ()))
 
     def trash(self, card: int, fireworks: tuple[int, ...], caps: tuple[int, ...]) -> bool:
         """True when `card` can never be played: its firework is past it, or a lower card of its suit is lost."""

@@ -133,30 +133,32 @@ class Search:
     def order(self, position: Position) -> list[Move]:
         """Moves most likely to succeed first."""
         deal = self.deal
+        moves = deal.moves(position)
         ranks = deal.rules.ranks
-        drawn = position[1]
         ordering = self.ordering
         shuffle = ordering.shuffle
-
-        def rank(move: Move) -> tuple[float, float]:
-            kind, card = move
-            if kind == ANNOUNCE:
-                return (0, shuffle.random() if shuffle else card % ranks)
-            if kind == PLAY:
-                return (1, shuffle.random() if shuffle else card % ranks)
-            if kind == DISCARD:
+        drawn, held = position[1], sum(position[7], ())
+        after, next_at = deal.after[drawn], deal.next_at[drawn]
+        keys: list[tuple[float, float, int]] = []  # (the rule's rank, the tie break, the move's index): a stable sort
+        for index, (kind, card) in enumerate(moves):
+            if kind in (PLAY, ANNOUNCE):  # (an announced play first)
+                keys.append((1 if kind == PLAY else 0, shuffle.random() if shuffle else card % ranks, index))
+            elif kind == DISCARD:
                 if card == TRASH:
-                    return (2, 0)
-                if deal.available(position, card) > 1:
+                    keys.append((2, 0, index))
+                elif after[card] + held.count(card) > 1:  # a spare copy
                     wait = shuffle.random() < 0.5 if shuffle and ordering.toss else ordering.patient
-                    return (5 if wait else 3, deal.next_at[drawn][card])
-                return (6, -(card % ranks))
-            if kind == HINT:
-                return (4, 0)
-            if kind == MISPLAY:
-                if ordering.burn and (card == TRASH or deal.available(position, card) > 1):
-                    return (3, card != TRASH)
-                return (7 if card != TRASH else 5, 0)
-            return (8, 0)
-
-        return sorted(deal.moves(position), key=rank)
+                    keys.append((5 if wait else 3, next_at[card], index))
+                else:
+                    keys.append((6, -(card % ranks), index))
+            elif kind == HINT:
+                keys.append((4, 0, index))
+            elif kind == MISPLAY:
+                if ordering.burn and (card == TRASH or after[card] + held.count(card) > 1):
+                    keys.append((3, card != TRASH, index))
+                else:
+                    keys.append((7 if card != TRASH else 5, 0, index))
+            else:
+                keys.append((8, 0, index))
+        keys.sort()
+        return [moves[key[2]] for key in keys]
