@@ -243,8 +243,12 @@ MODEL_JOINS = 5_000  # positions the depth-first search spends alone on a target
 # round-robin 1587, 2.5 -> 3.8 s); the 26 slow deals 155.8 / 145.9 -> 148.2 / 148.3 s, over 1 s 24 -> 20 /
 # 21 (5p round-robin 8071 2 -> 0.35 s, 4p per seat 8071 4.3 -> 0.6 s; 4p round-robin 3168 1.5 -> 2.2 s);
 # 5p Avalanche seeds 0-999, p99 431 / 334 -> 258 / 246 ms (round-robin / per seat). Restarts beside
-# the racing model instead (its cores busy): 162.3 -> 165.8 s on the slow deals.
-SHUFFLED, SHUFFLED_JOINS = 4_000, 16_000
+# the racing model instead (its cores busy): 162.3 -> 165.8 s on the slow deals. Then 16,000 -> 32,000
+# positions, two runs against 16,000 each: the slow deals 195.7 -> 190.1 s, 168.9 -> 157.7 s (4p
+# per seat 8248 16.8 / 11.6 -> 1.5 / 0.9 s, found 36,000 positions into them; 4p per seat 3236, a
+# loss at 27, 3.8 -> 5.0-5.3 s); the mid deals 74.9 -> 73.9 s (4p round-robin 1653 2.3 -> 1.1 s, 5p
+# round-robin 744 2.2 -> 2.7 s); 5p Avalanche seeds 0-999 unchanged (p99 303-364 against 280-340 ms).
+SHUFFLED, SHUFFLED_JOINS = 4_000, 32_000
 # Positions of the search on a deal (the probes included) before Glucose glances at its top (None:
 # never; see `_Glances`). Most deals take fewer (5p Avalanche: 96% of them) and never pay for it.
 # On the 106 deals of `_climb` (in all, median) and 5p Avalanche seeds 0-999 (p95 and p99 of each
