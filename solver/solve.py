@@ -248,7 +248,11 @@ MODEL_JOINS = 5_000  # positions the depth-first search spends alone on a target
 # per seat 8248 16.8 / 11.6 -> 1.5 / 0.9 s, found 36,000 positions into them; 4p per seat 3236, a
 # loss at 27, 3.8 -> 5.0-5.3 s); the mid deals 74.9 -> 73.9 s (4p round-robin 1653 2.3 -> 1.1 s, 5p
 # round-robin 744 2.2 -> 2.7 s); 5p Avalanche seeds 0-999 unchanged (p99 303-364 against 280-340 ms).
-SHUFFLED, SHUFFLED_JOINS = 4_000, 32_000
+# Then 32,000 -> 48,000, two runs: the slow deals 160.9 -> 150.9 s, 164.9 -> 152.7 s, over 2 s 17 ->
+# 14 / 15 (4p round-robin 8248 13.3 / 17.9 -> 1.5 s, 3217 3.8 / 4.3 -> 1.9 / 1.5 s; 5p round-robin
+# 3785 6.5 / 4.9 -> 8.3 / 9.4 s); the mid deals 76.1 -> 76.0 s; 5p Avalanche seeds 0-999 unchanged
+# (p99 323 / 313 against 337 / 285 ms, round-robin / per seat).
+SHUFFLED, SHUFFLED_JOINS = 4_000, 48_000
 # Positions of the search on a deal (the probes included) before Glucose glances at its top (None:
 # never; see `_Glances`). Most deals take fewer (5p Avalanche: 96% of them) and never pay for it.
 # On the 106 deals of `_climb` (in all, median) and 5p Avalanche seeds 0-999 (p95 and p99 of each

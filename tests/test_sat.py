@@ -581,21 +581,24 @@ def test_shuffled_restarts_at_the_top_find_a_narrow_win_before_the_model_joins(m
     assert result.nodes > 50_000
 
 
-def test_the_shuffled_restarts_take_32000_positions_before_the_model_joins(monkeypatch: pytest.MonkeyPatch) -> None:
-    # 4 players, Avalanche, per seat, seed 8248: the shuffled restarts at the top find the 30 some
-    # 36,000 positions into the climb of their target (41,076 in all), before the model (a stand-in
-    # that never answers) is asked. With 16,000 positions of them (`SHUFFLED_JOINS` before this
-    # change), the model is asked for the 30, and the climb and the restarts beside it have not found
-    # it after 100,000 positions (the solver took 12-17 s on it with the real model, 0.9-1.5 s now).
-    settings = Settings(players=4, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.PER_SEAT)
-    deck = Variant.AVALANCHE.shuffled_deck(8248)
+def test_the_shuffled_restarts_take_48000_positions_before_the_model_joins(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 4 players, Avalanche, seed 8248: the shuffled restarts at the top find the 30 before the model (a
+    # stand-in that never answers) is asked, dealt per seat some 36,000 positions into the climb of
+    # their target (41,076 in all), round-robin some 46,000 (51,833 in all). With fewer of them
+    # (`SHUFFLED_JOINS` 16,000 and 32,000, its values before), the model is asked for the 30. (With
+    # the real model the solver took 12-17 s on each before, 0.9-1.5 s now.)
     asked = Asked(set(), real=False)
     stand_in(monkeypatch, asked)
-    result = solve(settings, deck, node_limit=100_000)
-    assert (result.verdict, result.score, asked.targets) == ("win", 30, [])
-    monkeypatch.setattr(solving, "SHUFFLED_JOINS", 16_000)
-    result = solve(settings, deck, node_limit=100_000)
-    assert (result.verdict, asked.targets) == ("unknown", [30])
+    deck, chosen = Variant.AVALANCHE.shuffled_deck(8248), solving.SHUFFLED_JOINS
+    for deal, fewer in ((DealOrder.PER_SEAT, 16_000), (DealOrder.ROUND_ROBIN, 32_000)):
+        settings = Settings(players=4, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=deal)
+        asked.targets.clear()
+        monkeypatch.setattr(solving, "SHUFFLED_JOINS", chosen)
+        result = solve(settings, deck, node_limit=60_000)
+        assert (result.verdict, result.score, asked.targets) == ("win", 30, []), deal
+        monkeypatch.setattr(solving, "SHUFFLED_JOINS", fewer)
+        solve(settings, deck, node_limit=60_000)
+        assert asked.targets == [30], deal
 
 
 def test_beside_a_racing_pair_the_search_waits_after_its_burning_restarts(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -604,7 +607,7 @@ def test_beside_a_racing_pair_the_search_waits_after_its_burning_restarts(monkey
     # burning orders, which do not find the 30, then waits for the pair's answer (under 50,000
     # positions in all). Had it gone on with its restarts beside the pair, it would have found the 30,
     # taking the cores the pair needs. (Without the shuffled restarts before the model joins: with
-    # `SHUFFLED_JOINS` of 32,000 they find the 30 before it does.)
+    # `SHUFFLED_JOINS` of 32,000 or more they find the 30 before it does.)
     class Racing(Standin):
         def __init__(self, target: int) -> None:
             super().__init__(target, after=3.0)
@@ -646,7 +649,7 @@ def test_the_model_joins_early_and_the_climb_goes_on_alone(monkeypatch: pytest.M
     # without the model, the burning orders' try before the model joins (`BURN_JOIN` each, which fails
     # here), and the few walked again to resume. (Had the model waited for `CLIMB_ALONE`, it would not
     # have been asked; had the restarts begun when it joined, the 25 took some 5,000-15,000 positions
-    # more. Without the shuffled restarts before the model joins: with `SHUFFLED_JOINS` of 32,000 they
+    # more. Without the shuffled restarts before the model joins: with `SHUFFLED_JOINS` of 32,000 or more they
     # find the 25 before it does.)
     settings = Settings(players=4, variant=Variant.BASE, ending=Ending.STANDARD, deal=DealOrder.PER_SEAT)
     deck = Variant.BASE.shuffled_deck(744)
@@ -817,15 +820,16 @@ def test_an_undecided_deal_keeps_its_upper_bound(monkeypatch: pytest.MonkeyPatch
     # Seed 744 (true best 27): the opening bound is 28 (pace). With a model that never answers, the
     # answer found when the budget runs out is undecided, but says that no line scores more than 28,
     # and why; with one that refutes 28 at once (told the one ending the bounds leave, see
-    # test_endings), 27.
-    deck = Variant.AVALANCHE.shuffled_deck(744)
+    # test_endings), 27. (The budget: 44,000 positions, and those of the shuffled restarts at the top
+    # before the model joins.)
+    deck, budget = Variant.AVALANCHE.shuffled_deck(744), 44_000 + solving.SHUFFLED_JOINS
     stand_in(monkeypatch, silent)
-    result = solve(FIVE_AVALANCHE, deck, node_limit=60_000)
+    result = solve(FIVE_AVALANCHE, deck, node_limit=budget)
     assert (result.verdict, result.upper) == ("unknown", 28) and result.score < 28
     assert result.reason is not None and result.reason.startswith("pace: r5, b1, y2, m1 first appear at deck card 47")
     asked = Asked({28}, real=False)
     stand_in(monkeypatch, asked)
-    result = solve(FIVE_AVALANCHE, deck, node_limit=60_000)
+    result = solve(FIVE_AVALANCHE, deck, node_limit=budget)
     assert asked.targets == [28, 27] and asked.ends[0] == ((5, 5, 5, 5, 5, 3),)
     assert (result.verdict, result.upper) == ("unknown", 27) and result.score < 27
     assert result.reason == (
