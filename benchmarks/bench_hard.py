@@ -75,7 +75,12 @@ def deals(table: str) -> list[tuple[Settings, int]]:
     return found
 
 
-def _name(settings: Settings, seed: int) -> str:
+def deal_line(settings: Settings, seed: int) -> str:
+    """The deal as a line of a set's table (one seed), as a worker is asked it: `deals` reads it back."""
+    return f"{settings.players} {settings.variant.value} {settings.deal.value} {seed}"
+
+
+def deal_name(settings: Settings, seed: int) -> str:
     order = "rr" if settings.deal is DealOrder.ROUND_ROBIN else "ps"
     return f"{settings.players}p {settings.variant.value} {order} {seed}"
 
@@ -89,7 +94,7 @@ def run(name: str, limit: float, perfect: bool = False) -> list[float]:
         seconds = time.perf_counter() - began
         times.append(seconds)
         bound = f"{solution.score}/{solution.upper}"
-        print(f"{_name(settings, seed):26} {seconds:7.2f} s  {solution.verdict:8} {bound}", flush=True)
+        print(f"{deal_name(settings, seed):26} {seconds:7.2f} s  {solution.verdict:8} {bound}", flush=True)
     return times
 
 
@@ -106,13 +111,14 @@ def _summary(name: str, times: list[float]) -> str:
 HERE = Path(__file__).resolve().parent.parent
 
 
-class _Worker:
-    """A process solving deals with the checkout at `root` (this script in `--serve` mode)."""
+class Worker:
+    """A process running `script --serve` (and `options`) with the checkout at `root` first on its
+    import path: it prints the file of the solver it imported, then answers each line asked with one."""
 
-    def __init__(self, root: Path, limit: float) -> None:
+    def __init__(self, root: Path, script: str, *options: str) -> None:
         environment = dict(os.environ, PYTHONPATH=str(root))
         self._process = subprocess.Popen(
-            [sys.executable, __file__, "--serve", "--time-limit", str(limit)],
+            [sys.executable, script, "--serve", *options],
             cwd=root,
             env=environment,
             stdin=subprocess.PIPE,
@@ -120,7 +126,7 @@ class _Worker:
             text=True,
         )
         loaded = self._read()
-        if not Path(loaded).resolve().is_relative_to(root):
+        if not Path(loaded).resolve().is_relative_to(root.resolve()):
             raise SystemExit(f"the worker for {root} imported the solver from {loaded}")
 
     def _read(self) -> str:
@@ -129,14 +135,13 @@ class _Worker:
             raise SystemExit("a worker died")
         return line.strip()
 
-    def solve(self, settings: Settings, seed: int) -> tuple[float, str]:
-        """Seconds of the worker's solve of the deal, and its verdict and score."""
+    def ask(self, line: str) -> str:
+        """The worker's answer to `line`."""
         if self._process.stdin is None:
             raise SystemExit("a worker has no input")
-        self._process.stdin.write(f"{settings.players} {settings.variant.value} {settings.deal.value} {seed}\n")
+        self._process.stdin.write(line + "\n")
         self._process.stdin.flush()
-        seconds, verdict = self._read().split(" ", 1)
-        return float(seconds), verdict
+        return self._read()
 
     def close(self) -> None:
         if self._process.stdin is not None:
@@ -150,25 +155,25 @@ def _serve(limit: float) -> None:
 
     print(solver.solve.__file__, flush=True)
     for line in sys.stdin:
-        players, variant, order, seed = line.split()
-        settings = Settings(players=int(players), variant=Variant(variant), ending=Ending.STANDARD, deal=DealOrder(order))
+        [(settings, seed)] = deals(line)
         began = time.perf_counter()
-        solution = solve(settings, settings.variant.shuffled_deck(int(seed)), time_limit=limit)
+        solution = solve(settings, settings.variant.shuffled_deck(seed), time_limit=limit)
         print(f"{time.perf_counter() - began:.3f} {solution.verdict:8} {solution.score}/{solution.upper}", flush=True)
 
 
 def against(name: str, other: Path, limit: float) -> None:
     """The set's deals solved by this checkout and by `other`, taking turns at going first."""
-    workers = {"this": _Worker(HERE, limit), "against": _Worker(other, limit)}
+    workers = {label: Worker(root, __file__, "--time-limit", str(limit)) for label, root in (("this", HERE), ("against", other))}
     times: dict[str, list[float]] = {label: [] for label in workers}
     try:
         for index, (settings, seed) in enumerate(deals(SETS[name])):
             row: dict[str, str] = {}
             for label in list(workers)[:: 1 if index % 2 else -1]:
-                seconds, verdict = workers[label].solve(settings, seed)
+                answer, verdict = workers[label].ask(deal_line(settings, seed)).split(" ", 1)
+                seconds = float(answer)
                 times[label].append(seconds)
                 row[label] = f"{seconds:7.2f} s {verdict}"
-            print(f"{_name(settings, seed):26} this {row['this']}  against {row['against']}", flush=True)
+            print(f"{deal_name(settings, seed):26} this {row['this']}  against {row['against']}", flush=True)
     finally:
         for worker in workers.values():
             worker.close()

@@ -19,13 +19,20 @@ the two searched different numbers of positions (a change of the search itself, 
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 from random import Random
+
+from bench_hard import HERE, Worker, deal_line, deal_name, deals  # (this script's folder is first on the import path)
+
+import solver.search
+from deducer.settings import Settings
+from solver.endgame import most_plays
+from solver.model import Deal
+from solver.search import Ordering, OutOfBudget, Search
+from solver.solve import SHUFFLED
 
 DEALS = """
 3 avalanche round-robin  3989 8071
@@ -36,35 +43,12 @@ DEALS = """
 5 avalanche per-seat     759 3239 3785
 5 base      round-robin  8450
 """
-HERE = Path(__file__).resolve().parent.parent
 
 
-def _deals() -> list[tuple[str, str, str, str]]:
-    """(players, variant, deal order, seed) of each deal."""
-    found: list[tuple[str, str, str, str]] = []
-    for line in DEALS.split("\n"):
-        if line.strip():
-            players, variant, order, *seeds = line.split()
-            found.extend((players, variant, order, seed) for seed in seeds)
-    return found
-
-
-def _name(players: str, variant: str, order: str, seed: str) -> str:
-    return f"{players}p {variant} {'rr' if order == 'round-robin' else 'ps'} {seed}"
-
-
-def search(players: str, variant: str, order: str, seed: str, positions: int) -> tuple[int, bool, float]:
+def search(settings: Settings, seed: int, positions: int) -> tuple[int, bool, float]:
     """Shuffled restarts at the maximum on one deal: (positions searched, whether a line was found, seconds)."""
-    from deducer.cards import Variant
-    from deducer.settings import DealOrder, Ending, Settings
-    from solver.endgame import most_plays
-    from solver.model import Deal
-    from solver.search import Ordering, OutOfBudget, Search
-    from solver.solve import SHUFFLED
-
-    settings = Settings(players=int(players), variant=Variant(variant), ending=Ending.STANDARD, deal=DealOrder(order))
     most_plays.cache_clear()  # (each run as a fresh process's first solve)
-    deal = Deal.of(settings, settings.variant.shuffled_deck(int(seed)))
+    deal = Deal.of(settings, settings.variant.shuffled_deck(seed))
     began = time.perf_counter()
     searching, root, found, restart = Search(deal), deal.start(), False, 0
     while searching.nodes < positions:
@@ -79,52 +63,13 @@ def search(players: str, variant: str, order: str, seed: str, positions: int) ->
     return searching.nodes, found, time.perf_counter() - began
 
 
-class _Worker:
-    """A process searching deals with the checkout at `root` (this script in `--serve` mode)."""
-
-    def __init__(self, root: Path) -> None:
-        environment = dict(os.environ, PYTHONPATH=str(root))
-        self._process = subprocess.Popen(
-            [sys.executable, __file__, "--serve"],
-            cwd=root,
-            env=environment,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        loaded = self._read()
-        if not Path(loaded).resolve().is_relative_to(root.resolve()):
-            raise SystemExit(f"the worker for {root} imported the solver from {loaded}")
-
-    def _read(self) -> str:
-        line = self._process.stdout.readline() if self._process.stdout is not None else ""
-        if not line:
-            raise SystemExit("a worker died")
-        return line.strip()
-
-    def search(self, deal: tuple[str, str, str, str], positions: int) -> tuple[int, bool, float]:
-        """`search` in the worker's process."""
-        if self._process.stdin is None:
-            raise SystemExit("a worker has no input")
-        self._process.stdin.write(" ".join([*deal, str(positions)]) + "\n")
-        self._process.stdin.flush()
-        nodes, found, seconds = self._read().split()
-        return int(nodes), found == "True", float(seconds)
-
-    def close(self) -> None:
-        if self._process.stdin is not None:
-            self._process.stdin.close()
-        self._process.wait()
-
-
 def _serve() -> None:
     """The worker: the solver's file first, then one line per deal asked on stdin."""
-    import solver.search
-
     print(solver.search.__file__, flush=True)
     for line in sys.stdin:
-        players, variant, order, seed, positions = line.split()
-        nodes, found, seconds = search(players, variant, order, seed, int(positions))
+        table_line, positions = line.rsplit(maxsplit=1)
+        [(settings, seed)] = deals(table_line)
+        nodes, found, seconds = search(settings, seed, int(positions))
         print(nodes, found, seconds, flush=True)
 
 
@@ -139,17 +84,18 @@ def main() -> None:
         _serve()
         return
     roots = {"this": HERE} | ({} if args.against is None else {"against": args.against})
-    workers = {name: _Worker(root) for name, root in roots.items()}
+    workers = {name: Worker(root, __file__) for name, root in roots.items()}
     totals = {name: [0, 0.0] for name in roots}
     ratios: list[float] = []
-    for index, deal in enumerate(_deals()):
+    for index, (settings, seed) in enumerate(deals(DEALS)):
         seconds: dict[str, list[float]] = {name: [] for name in roots}
         nodes: dict[str, int] = {}
         for run in range(args.runs):  # (the two take turns at going first)
             for name in list(roots) if (index + run) % 2 == 0 else list(reversed(roots)):
-                nodes[name], found, taken = workers[name].search(deal, args.positions)
+                answer = workers[name].ask(f"{deal_line(settings, seed)} {args.positions}").split()
+                nodes[name], found, taken = int(answer[0]), answer[1] == "True", float(answer[2])
                 seconds[name].append(taken)
-        cells = [f"{_name(*deal):26} {nodes['this']:>8} {'found' if found else '     '}"]
+        cells = [f"{deal_name(settings, seed):26} {nodes['this']:>8} {'found' if found else '     '}"]
         for name in roots:
             median = statistics.median(seconds[name])
             totals[name][0] += nodes[name]
