@@ -31,10 +31,12 @@ SLACK = 0  # the joint relaxation runs where the late cards number at least the 
 MOST_CARDS = 12  # and where they are this few
 JOINT_PLAYERS = 3  # and with this many players at most
 MOST_STATES = 20_000  # a relaxation bigger than this is left to pace
+STEP, STEP_MASK = 4, 15  # bits per suit in `most_plays`' state (a suit's needed cards: 6 at most)
 
 
 def late_cards_lost(deal: Deal, position: Position, demand: list[tuple[int, int]]) -> tuple[int, int]:
     """(needed cards that can never be played, given who holds them; the deck position `j` showing it).
+    `demand`: `bounds.arrivals(deal, position)` (suit by suit, each suit's needed cards rank by rank).
 
     Suit by suit first (each suit alone may use every turn, so the losses of the suits add up), then
     all the late cards together where pace is nearly tight."""
@@ -42,16 +44,16 @@ def late_cards_lost(deal: Deal, position: Position, demand: list[tuple[int, int]
     final = position[6]
     holders: dict[int, int] = {}  # card: the seats holding a copy (filled when first needed)
     total, where = 0, -1
-    ranks, last = rules.ranks, deal.size - 1
-    begin = 0
-    while begin < len(demand):  # one suit at a time (`demand` goes suit by suit, rank by rank)
-        end = begin + 1
-        while end < len(demand) and demand[end][0] // ranks == demand[begin][0] // ranks:
-            end += 1
-        chain, begin = demand[begin:end], end
-        ready = chain[-1][1]  # after the draw of deck card `ready`, every card of the suit is held
-        if final < 0 and len(chain) <= last - ready:
+    last = deal.size - 1
+    end = 0
+    for low, high in zip(position[2], position[3]):  # one suit at a time: its needed cards, rank by rank
+        begin, end = end, end + high - low
+        if begin == end:
+            continue
+        ready = demand[end - 1][1]  # after the draw of deck card `ready`, every card of the suit is held
+        if final < 0 and end - begin <= last - ready:
             continue  # enough turns that draw are left once all are held: they can be played then
+        chain = demand[begin:end]
         worst = 0
         for step in range(len(chain) - 1, -1, -1):  # the segments arriving at each threshold or later
             threshold = chain[step][1]
@@ -110,9 +112,10 @@ def whereabouts(
     following = deal.next_at[position[1]]
     everyone = (1 << deal.rules.players) - 1
     seats = _holders(position, holders)
-    masks = tuple(seats.get(card, 0) | (everyone if following[card] < start else 0) for card in cards)
-    tail = tuple(sorted((place - start, card) for card in cards for place in deal.places[card] if place >= start))
-    return masks, tail
+    masks = tuple([seats.get(card, 0) | (everyone if following[card] < start else 0) for card in cards])
+    tail = [(place - start, card) for card in cards for place in deal.places[card] if place >= start]
+    tail.sort()
+    return masks, tuple(tail)
 
 
 def _plays(deal: Deal, position: Position, holders: dict[int, int], cards: list[int], threshold: int, most: int = 99) -> int:
@@ -121,7 +124,10 @@ def _plays(deal: Deal, position: Position, holders: dict[int, int], cards: list[
     player, drawn, final = position[0], position[1], position[6]
     start = max(threshold, drawn) if final < 0 else deal.size
     following = deal.next_at[drawn]
-    if all(following[card] < start for card in cards):  # any seat may hold any of them: one a turn
+    for card in cards:
+        if following[card] >= start:
+            break
+    else:  # any seat may hold any of them: one a turn
         return min(len(cards), deal.size - start + players if final < 0 else final, most)
     masks, tail = whereabouts(deal, position, holders, cards, start)
     seat = player if final >= 0 else 0  # (the seat to play matters only in the final round)
@@ -145,82 +151,102 @@ def most_plays(
     `masks[i]`: the seats holding a copy of `cards[i]` now. `drawing` turns still draw, each by a
     seat of free choice, and `tail` says which of them draw which of `cards` (turn, card); then the
     final round, `players` turns from the seat after the last drawer (if the deck is already empty:
-    `final` turns from `player`). Too big a relaxation answers what pace alone allows."""
-    index = {card: i for i, card in enumerate(cards)}
-    arriving = {turn: index[card] for turn, card in tail}
-    suits = sorted({card // ranks for card in cards})
-    # chains[s]: the positions in `cards` of suit `suits[s]`, rank by rank
-    chains = tuple(tuple(i for i, card in enumerate(cards) if card // ranks == suit) for suit in suits)
-    place = {i: (s, step) for s, chain in enumerate(chains) for step, i in enumerate(chain)}
+    `final` turns from `player`). Too big a relaxation answers what pace alone allows.
+
+    A state is two integers: `played`, `STEP` bits per suit (its cards played), and `held`, `players`
+    bits per card (the seats that may hold it; none once played)."""
     everyone = (1 << players) - 1
+    suits = sorted({card // ranks for card in cards})
+    # shifts[s][k]: where the seats of suit `suits[s]`'s k-th card (rank by rank) are in `held`
+    shifts = tuple(tuple(i * players for i, card in enumerate(cards) if card // ranks == suit) for suit in suits)
+    suited = [(s * STEP, chain, len(chain)) for s, chain in enumerate(shifts)]
+    count = len(cards)
+    # arriving[turn]: the card it draws (its shift in `held`, its suit's shift in `played`, its step in the suit)
+    arriving = {}
+    for turn, card in tail:
+        i = cards.index(card)
+        s = suits.index(card // ranks)
+        arriving[turn] = (i * players, s * STEP, shifts[s].index(i * players))
     turns = drawing + (players if final < 0 else final)
-    failed: dict[tuple[int, tuple[int, ...], tuple[int, ...], int], int] = {}  # state: fewest plays it failed
+    failed: dict[tuple[int, int, int, int], int] = {}  # state: fewest plays it failed
 
-    class TooBig(Exception):
-        pass
-
-    def reach(turn: int, played: tuple[int, ...], held: tuple[int, ...], previous: int, need: int) -> bool:
-        """Can `need` more cards be played from here? `held[i]`: the seats that may hold `cards[i]`."""
+    def reach(turn: int, played: int, held: int, previous: int, left: int, need: int) -> bool:
+        """Can `need` more cards be played from here (`left` not played yet)?"""
         if need <= 0:
             return True
-        if min(turns - turn, len(cards) - sum(played)) < need:
+        if turns - turn < need or left < need:
             return False
         key = (turn, played, held, previous)
         if failed.get(key, need + 1) <= need:
             return False
         if len(failed) >= MOST_STATES:
-            raise TooBig
-        found = _turn(turn, played, held, previous, need)
+            raise _TooBig
+        found = _turn(turn, played, held, previous, left, need)
         if not found:
             failed[key] = need
         return found
 
-    def _turn(turn: int, played: tuple[int, ...], held: tuple[int, ...], previous: int, need: int) -> bool:
+    def _options(played: int, held: int, seats: int) -> list[tuple[int, int, int]]:
+        """(suit's shift in `played`, card's shift in `held`, its seats) for each suit whose next card
+        a seat of `seats` may hold."""
+        found = []
+        for at, chain, length in suited:
+            step = played >> at & STEP_MASK
+            if step < length:
+                mask = held >> chain[step] & everyone
+                if mask & seats:
+                    found.append((at, chain[step], mask))
+        return found
+
+    def _turn(turn: int, played: int, held: int, previous: int, left: int, need: int) -> bool:
         if turn >= drawing:  # the final round goes round the table
             seat = (previous + 1) % players
-            bit = 1 << seat
-            options = [s for s, chain in enumerate(chains) if played[s] < len(chain) and held[chain[played[s]]] & bit]
-            for s in options:
-                if reach(turn + 1, *_play(played, held, s), seat, need - 1):
+            options = _options(played, held, 1 << seat)
+            for at, shift, _ in options:
+                if reach(turn + 1, played + (1 << at), held & ~(everyone << shift), seat, left - 1, need - 1):
                     return True
-            return not options and reach(turn + 1, played, held, seat, need)
+            return not options and reach(turn + 1, played, held, seat, left, need)
         # A turn that draws: its seat is whoever holds the card it plays (anyone if it plays none),
         # and that seat keeps the card drawn. The seats are not tracked beyond that (a relaxation),
         # except the last drawer's, who starts the final round.
-        new = arriving.get(turn, -1)
-        if new >= 0 and place[new][1] < played[place[new][0]]:
-            new = -1  # already played
+        new = arriving.get(turn)
+        drawn = -1
+        if new is not None and new[2] >= played >> new[1] & STEP_MASK:
+            drawn = new[0]  # (not yet played)
         last = turn == drawing - 1
-        options = [s for s, chain in enumerate(chains) if played[s] < len(chain) and held[chain[played[s]]]]
-        for s in options:
-            mask = held[chains[s][played[s]]]
-            after_played, after_held = _play(played, held, s)
-            for seat in _seats(mask) if last else (-1,):
-                if reach(turn + 1, after_played, _draw(after_held, new, 1 << seat if last else mask), seat, need - 1):
+        options = _options(played, held, everyone)
+        for at, shift, mask in options:
+            after_played, after_held = played + (1 << at), held & ~(everyone << shift)
+            if not last:
+                if reach(turn + 1, after_played, after_held if drawn < 0 else after_held | mask << drawn, -1, left - 1, need - 1):
                     return True
+                continue
+            for seat in range(players):
+                if mask >> seat & 1:
+                    after = after_held if drawn < 0 else after_held | 1 << seat + drawn
+                    if reach(turn + 1, after_played, after, seat, left - 1, need - 1):
+                        return True
         # Playing nothing keeps every seat open for the card drawn and the final round.
-        if options and new < 0 and not last:
+        if options and drawn < 0 and not last:
             return False
-        for seat in range(players) if last else (-1,):
-            if reach(turn + 1, played, _draw(held, new, 1 << seat if last else everyone), seat, need):
+        if not last:
+            return reach(turn + 1, played, held if drawn < 0 else held | everyone << drawn, -1, left, need)
+        for seat in range(players):
+            if reach(turn + 1, played, held if drawn < 0 else held | 1 << seat + drawn, seat, left, need):
                 return True
         return False
 
-    def _draw(held: tuple[int, ...], new: int, seats: int) -> tuple[int, ...]:
-        return held if new < 0 else held[:new] + (held[new] | seats,) + held[new + 1 :]
-
-    def _play(played: tuple[int, ...], held: tuple[int, ...], s: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        card = chains[s][played[s]]
-        return played[:s] + (played[s] + 1,) + played[s + 1 :], held[:card] + (0,) + held[card + 1 :]
-
-    def _seats(mask: int) -> list[int]:
-        return [seat for seat in range(players) if mask >> seat & 1]
-
-    start = (0,) * len(chains)
+    held = 0
+    for i, mask in enumerate(masks):
+        held |= mask << i * players
     try:
-        for need in range(min(turns, len(cards), most), 0, -1):
-            if reach(0, start, masks, (player - 1) % players if drawing == 0 else -1, need):
+        for need in range(min(turns, count, most), 0, -1):
+            if reach(0, 0, held, (player - 1) % players if drawing == 0 else -1, count, need):
                 return need
         return 0
-    except TooBig:
-        return min(turns, len(cards), most)
+    except _TooBig:
+        return min(turns, count, most)
+
+
+class _TooBig(Exception):
+    """`most_plays`' relaxation outgrew `MOST_STATES`."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from itertools import islice
 
 import pytest
@@ -30,6 +31,74 @@ def test_most_plays_by_hand() -> None:
     # In the final round itself, the seats go round from the one to play.
     assert most_plays(2, 5, 0, (), 2, 0, (M4, M5), (0b01, 0b10)) == 2
     assert most_plays(2, 5, 0, (), 2, 1, (M4, M5), (0b01, 0b10)) == 1
+
+
+Tail = tuple[tuple[int, int], ...]
+Cards = tuple[int, ...]
+
+
+def plain_most_plays(players: int, drawing: int, tail: Tail, final: int, player: int, cards: Cards, masks: Cards) -> int:
+    """`most_plays` as its docstring says it, by plain recursion over every choice of every turn (no
+    memo, no pruning; five ranks). `held[card]`: the seats that may hold it; a played card is gone."""
+    everyone = (1 << players) - 1
+    arriving = {turn: card for turn, card in tail}
+    turns = drawing + (players if final < 0 else final)
+
+    def best(turn: int, held: dict[int, int], previous: int) -> int:
+        if turn == turns:
+            return 0
+        # the next card of each suit, if a seat may hold it
+        fronts = [min(card for card in held if card // 5 == suit) for suit in {card // 5 for card in held}]
+        fronts = [card for card in fronts if held[card]]
+        if turn >= drawing:  # the final round: the seat after `previous` plays a card it holds, or not
+            seat = (previous + 1) % players
+            plays = [1 + best(turn + 1, _without(held, card), seat) for card in fronts if held[card] >> seat & 1]
+            return max([best(turn + 1, held, seat), *plays])
+        new = arriving.get(turn, -1)
+        last = turn == drawing - 1
+        outcomes = []
+        for card in fronts:  # a seat holding `card` plays it and draws `new`
+            for seat in [seat for seat in range(players) if held[card] >> seat & 1] if last else [-1]:
+                taker = 1 << seat if last else held[card]
+                outcomes.append(1 + best(turn + 1, _drawing(_without(held, card), new, taker), seat))
+        for seat in range(players) if last else [-1]:  # any seat plays nothing and draws `new`
+            outcomes.append(best(turn + 1, _drawing(held, new, 1 << seat if last else everyone), seat))
+        return max(outcomes)
+
+    start = (player - 1) % players if drawing == 0 else -1
+    return best(0, dict(zip(cards, masks)), start)
+
+
+def _without(held: dict[int, int], card: int) -> dict[int, int]:
+    return {other: seats for other, seats in held.items() if other != card}
+
+
+def _drawing(held: dict[int, int], card: int, seats: int) -> dict[int, int]:
+    return held if card not in held else {**held, card: held[card] | seats}
+
+
+def test_most_plays_agrees_with_plain_recursion_on_small_relaxations() -> None:
+    # Random relaxations of 2-3 players, one to three suits of up to three late cards (each a top
+    # segment of its suit), up to four turns that draw (each drawing one of the cards, or none), or
+    # the deck already empty with 1-3 turns of the final round left.
+    rng = random.Random(12)
+    checked = 0
+    for _ in range(1500):
+        players = rng.choice((2, 3))
+        suits = rng.sample(range(6), rng.randint(1, 3))
+        cards = tuple(sorted(suit * 5 + rank for suit in suits for rank in range(rng.randint(2, 4), 5)))
+        masks = tuple(rng.randrange(1 << players) for _ in cards)
+        drawing = rng.randint(0, 4)
+        final = rng.randint(1, players) if drawing == 0 else -1
+        tail = tuple((turn, rng.choice(cards)) for turn in range(drawing) if rng.random() < 0.5)
+        player = rng.randrange(players)
+        relaxation = (players, drawing, tail, final, player, cards, masks)
+        expected = plain_most_plays(*relaxation)
+        assert most_plays(players, 5, drawing, tail, final, player, cards, masks) == expected, relaxation
+        for most in range(expected + 1):  # `most` caps the answer
+            assert most_plays(players, 5, drawing, tail, final, player, cards, masks, most) == min(expected, most)
+        checked += expected > 0
+    assert checked > 1000
 
 
 def old_bound(deal: Deal, position: Position, *_: object) -> int:
