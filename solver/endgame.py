@@ -154,7 +154,7 @@ def most_plays(
     `final` turns from `player`). Too big a relaxation answers what pace alone allows.
 
     A state is two integers: `played`, `STEP` bits per suit (its cards played), and `held`, `players`
-    bits per card (the seats that may hold it; none once played)."""
+    bits per card (the seats that may hold it; cleared when it is played)."""
     everyone = (1 << players) - 1
     suits = sorted({card // ranks for card in cards})
     # shifts[s][k]: where the seats of suit `suits[s]`'s k-th card (rank by rank) are in `held`
