@@ -217,24 +217,23 @@ def most_plays(
         options = _options(played, held, everyone)
         for at, shift, mask in options:
             after_played, after_held = played + (1 << at), held & ~(everyone << shift)
-            if not last:
-                if reach(turn + 1, after_played, after_held if drawn < 0 else after_held | mask << drawn, -1, left - 1, need - 1):
+            for seat in _seats(mask) if last else (-1,):
+                if reach(turn + 1, after_played, _draw(after_held, drawn, 1 << seat if last else mask), seat, left - 1, need - 1):
                     return True
-                continue
-            for seat in range(players):
-                if mask >> seat & 1:
-                    after = after_held if drawn < 0 else after_held | 1 << seat + drawn
-                    if reach(turn + 1, after_played, after, seat, left - 1, need - 1):
-                        return True
         # Playing nothing keeps every seat open for the card drawn and the final round.
         if options and drawn < 0 and not last:
             return False
-        if not last:
-            return reach(turn + 1, played, held if drawn < 0 else held | everyone << drawn, -1, left, need)
-        for seat in range(players):
-            if reach(turn + 1, played, held if drawn < 0 else held | 1 << seat + drawn, seat, left, need):
+        for seat in range(players) if last else (-1,):
+            if reach(turn + 1, played, _draw(held, drawn, 1 << seat if last else everyone), seat, left, need):
                 return True
         return False
+
+    def _draw(held: int, drawn: int, seats: int) -> int:
+        """`held` once `seats` may hold the card drawn (its shift `drawn`; -1: none, or one already played)."""
+        return held if drawn < 0 else held | seats << drawn
+
+    def _seats(mask: int) -> list[int]:
+        return [seat for seat in range(players) if mask >> seat & 1]
 
     held = 0
     for i, mask in enumerate(masks):
