@@ -36,7 +36,7 @@ quicker search).
 
 from __future__ import annotations
 
-from solver.endgame import late_groups, whereabouts
+from solver.endgame import STEP, STEP_MASK, late_groups, whereabouts
 from solver.model import Deal, Position
 
 SLACK = 3  # run where the late cards number at least the acts left less this (from the act drawing `j`)
@@ -109,30 +109,34 @@ def most_plays(
     `tail` says which of them draw which of `cards` (act, card); then the final round, `players` turns
     (if the deck is already empty: `final` turns). The first turn is taken by one of `seats` with
     `tokens` clue tokens. Too big a relaxation answers None. Not `exact`: `most`, or `most - 1` when
-    fewer can be played (enough to show a card lost)."""
-    index = {card: i for i, card in enumerate(cards)}
-    arriving: dict[int, list[int]] = {}
-    for act, card in tail:
-        arriving.setdefault(act, []).append(index[card])
+    fewer can be played (enough to show a card lost).
+
+    The cards are held in a state of two integers, as in `endgame.most_plays`: `played`, `STEP` bits
+    per suit (its cards played), and `held`, `players` bits per card (the seats that may hold it;
+    cleared when it is played)."""
+    everyone = (1 << players) - 1
     suits = sorted({card // ranks for card in cards})
-    chains = tuple(tuple(i for i, card in enumerate(cards) if card // ranks == suit) for suit in suits)
-    place = {i: (s, step) for s, chain in enumerate(chains) for step, i in enumerate(chain)}
-    fives = tuple(card % ranks == ranks - 1 for card in cards)
-    total = len(cards)
+    # shifts[s][k]: where the seats of suit `suits[s]`'s k-th card (rank by rank) are in `held`
+    shifts = tuple(tuple(i * players for i, card in enumerate(cards) if card // ranks == suit) for suit in suits)
+    suited = [(s * STEP, chain, len(chain)) for s, chain in enumerate(shifts)]
+    fives = {i * players: int(card % ranks == ranks - 1) for i, card in enumerate(cards)}  # (by shift in `held`)
+    # arriving[act]: the card it draws (its shift in `held`, its suit's shift in `played`, its step in the suit)
+    arriving = {}
+    for act, card in tail:
+        i = cards.index(card)
+        s = suits.index(card // ranks)
+        arriving[act] = (i * players, s * STEP, shifts[s].index(i * players))
     # A state failed: for each number of clue tokens it failed with, the fewest plays it failed to make. Fewer
     # tokens never help (a token is only ever spent), so it fails with as many tokens or fewer, and as many plays or more.
-    failed: dict[tuple[int, int, int, tuple[int, ...], tuple[int, ...]], dict[int, int]] = {}
+    failed: dict[tuple[int, int, int, int, int], dict[int, int]] = {}
 
-    class TooBig(Exception):
-        pass
-
-    def reach(act: int, left: int, seat: int, clues: int, played: tuple[int, ...], held: tuple[int, ...], need: int) -> bool:
-        """Can `need` more cards be played, with `act` acts done and `left` turns of the final round
-        left (-1 while the deck lasts), `seat` to act with `clues` tokens?"""
+    def reach(act: int, left: int, seat: int, clues: int, played: int, held: int, unplayed: int, need: int) -> bool:
+        """Can `need` more cards be played (`unplayed` of them not played yet), with `act` acts done and
+        `left` turns of the final round left (-1 while the deck lasts), `seat` to act with `clues` tokens?"""
         if need <= 0:
             return True
         acts = drawing - act + players if left < 0 else left
-        if acts < need or total - sum(played) < need:
+        if acts < need or unplayed < need:
             return False
         key = (act, left, seat, played, held)
         known = failed.get(key)
@@ -141,44 +145,52 @@ def most_plays(
                 if tokens >= clues and fewest <= need:
                     return False
         if len(failed) >= MOST_STATES:
-            raise TooBig
-        bit, following = 1 << seat, (seat + 1) % players
+            raise _TooBig
+        bit = 1 << seat
+        following = seat + 1 if seat + 1 < players else 0
+        # The acts open to `seat`: playing the next card of a suit that it holds, then letting go of another
+        # card (only with an act to spare), each as (played, held, clue tokens, unplayed, need) after it.
+        options = []
+        for at, chain, length in suited:
+            step = played >> at & STEP_MASK
+            if step < length and held >> chain[step] & bit:
+                shift = chain[step]
+                earned = clues + fives[shift]
+                after = earned if earned < TOKENS else TOKENS
+                options.append((played + (1 << at), held & ~(everyone << shift), after, unplayed - 1, need - 1))
+        if acts > need:
+            options.append((played, held, clues + 1 if clues < TOKENS else TOKENS, unplayed, need))
+        if left >= 0:  # the final round: no draw
+            for after_played, after_held, after_clues, after_unplayed, after_need in options:
+                if reach(act, left - 1, following, after_clues, after_played, after_held, after_unplayed, after_need):
+                    return True
+        else:  # the seat draws (a copy of a card already played changes nothing), and the next turn
+            new, over = arriving.get(act), players if act + 1 == drawing else -1
+            for after_played, after_held, after_clues, after_unplayed, after_need in options:
+                if new is not None and new[2] >= after_played >> new[1] & STEP_MASK:
+                    after_held |= bit << new[0]
+                if reach(act + 1, over, following, after_clues, after_played, after_held, after_unplayed, after_need):
+                    return True
+        if clues and reach(act, left - 1 if left >= 0 else -1, following, clues - 1, played, held, unplayed, need):
+            return True
+        failed.setdefault(key, {})[clues] = need
+        return False
 
-        def then(played: tuple[int, ...], held: tuple[int, ...], clues: int, need: int) -> bool:
-            """After an act of `seat`: its draw while the deck lasts, and the next turn."""
-            if left >= 0:
-                return reach(act, left - 1, following, clues, played, held, need)
-            for i in arriving.get(act, ()):
-                suit, step = place[i]
-                if step >= played[suit]:  # (a copy of a card already played changes nothing)
-                    held = held[:i] + (held[i] | bit,) + held[i + 1 :]
-            over = act + 1 == drawing
-            return reach(act + 1, players if over else -1, following, clues, played, held, need)
-
-        found = False
-        for s, chain in enumerate(chains):
-            if played[s] < len(chain) and held[chain[played[s]]] & bit:
-                i = chain[played[s]]
-                after = played[:s] + (played[s] + 1,) + played[s + 1 :]
-                if then(after, held[:i] + (0,) + held[i + 1 :], min(TOKENS, clues + fives[i]), need - 1):
-                    found = True
-                    break
-        if not found and acts > need:  # let go of another card: only with an act to spare
-            found = then(played, held, min(TOKENS, clues + 1), need)
-        if not found and clues:
-            found = reach(act, left - 1 if left >= 0 else -1, following, clues - 1, played, held, need)
-        if not found:
-            failed.setdefault(key, {})[clues] = need
-        return found
-
-    played = (0,) * len(chains)
+    held = 0
+    for i, mask in enumerate(masks):
+        held |= mask << i * players
     left = final if drawing == 0 else -1
     try:
         for need in range(min(most, len(cards), drawing + players if drawing else final), 0, -1):
-            if any(reach(0, left, seat, tokens, played, masks, need) for seat in seats):
-                return need
+            for seat in seats:
+                if reach(0, left, seat, tokens, 0, held, len(cards), need):
+                    return need
             if not exact:
                 return need - 1  # (or fewer)
         return 0
-    except TooBig:
+    except _TooBig:
         return None
+
+
+class _TooBig(Exception):
+    """`most_plays`' relaxation outgrew `MOST_STATES`."""

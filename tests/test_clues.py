@@ -3,6 +3,7 @@ the search, and the real deals it decides at once."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Iterator
@@ -71,6 +72,72 @@ def test_most_plays_by_hand() -> None:
     assert most_plays(5, 5, 2, ((1, A5),), -1, (4,), 0, cards, masks, 5) == 2
     # Asked for at most `most`, it answers `most` when that many can be played.
     assert most_plays(5, 5, 2, ((1, A5),), -1, (4,), 8, cards, masks, 2) == 2
+
+
+Held = tuple[tuple[int, int], ...]
+
+
+def plain_most_plays(
+    players: int, drawing: int, tail: tuple[tuple[int, int], ...], final: int, seats: tuple[int, ...], tokens: int, cards: Held
+) -> int:
+    """The most of `cards` ((card, the seats that may hold it) each; five ranks) that the relaxation of
+    the module's docstring plays, by plain recursion over every choice of every turn: the best of each
+    state remembered, nothing pruned or compared across states."""
+    arriving = dict(tail)
+
+    @functools.cache
+    def best(act: int, left: int, seat: int, clues: int, held: Held) -> int:
+        if left == 0:
+            return 0
+        following = (seat + 1) % players
+
+        def then(held: Held, clues: int) -> int:  # after a play or a letting go: the draw, the next turn
+            if left > 0:
+                return best(act, left - 1, following, clues, held)
+            new = arriving.get(act)
+            held = tuple((card, seats | 1 << seat if card == new else seats) for card, seats in held)
+            return best(act + 1, players if act + 1 == drawing else -1, following, clues, held)
+
+        fronts = {min(card for card, _ in held if card // 5 == suit) for suit in {card // 5 for card, _ in held}}
+        outcomes = [
+            1 + then(tuple(other for other in held if other[0] != card), min(8, clues + (card % 5 == 4)))
+            for card, holders in held
+            if card in fronts and holders >> seat & 1
+        ]
+        outcomes.append(then(held, min(8, clues + 1)))  # let go of another card
+        if clues:  # hint
+            outcomes.append(best(act, left - 1 if left > 0 else -1, following, clues - 1, held))
+        return max(outcomes)
+
+    return max(best(0, final if drawing == 0 else -1, seat, tokens, cards) for seat in seats)
+
+
+def test_most_plays_agrees_with_plain_recursion_on_small_relaxations() -> None:
+    # Random relaxations of 2-4 players, one to three suits of up to three late cards (each a top
+    # segment of its suit), up to four acts that draw (each drawing one of the cards, or none), or the
+    # deck already empty with 1-4 turns of the final round left; the first turn one seat's or any's,
+    # with few clue tokens or all 8. Every cap `most` is asked, counting and as a yes or no.
+    rng = random.Random(12)
+    checked = 0
+    for _ in range(1000):
+        players = rng.randint(2, 4)
+        suits = rng.sample(range(6), rng.randint(1, 3))
+        cards = tuple(sorted(suit * 5 + rank for suit in suits for rank in range(rng.randint(2, 4), 5)))
+        masks = tuple(rng.randrange(1 << players) for _ in cards)
+        drawing = rng.randint(0, 4)
+        final = rng.randint(1, players) if drawing == 0 else -1
+        tail = tuple((act, rng.choice(cards)) for act in range(drawing) if rng.random() < 0.5)
+        seats = (rng.randrange(players),) if rng.random() < 0.5 else tuple(range(players))
+        tokens = rng.choice((0, 1, 2, 3, 8))
+        relaxation = (players, 5, drawing, tail, final, seats, tokens, cards, masks)
+        expected = plain_most_plays(players, drawing, tail, final, seats, tokens, tuple(zip(cards, masks)))
+        for most in range(len(cards) + 1):
+            assert most_plays(*relaxation, most) == min(expected, most), (relaxation, most)
+            top = min(most, drawing + players if drawing else final)
+            yes_or_no = top if expected >= top else top - 1
+            assert most_plays(*relaxation, most, exact=False) == yes_or_no, (relaxation, most)
+        checked += 0 < expected < len(cards)
+    assert checked > 400, checked
 
 
 def test_real_deals_decided_at_once() -> None:
