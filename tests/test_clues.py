@@ -1,5 +1,5 @@
-"""The clue-token bound on the last turns: a hand-made position, soundness against the brute force and
-the search, and the real deals it decides at once."""
+"""The clue-token bound on the last turns: a hand-made position, its relaxation against plain recursion,
+soundness against the brute force and the search, and the real deals it decides at once."""
 
 from __future__ import annotations
 
