@@ -95,6 +95,23 @@ def browser_or_skip(what: str) -> str:
     return path
 
 
+LateCards = tuple[tuple[int, ...], tuple[int, ...], int, int, tuple[tuple[int, int], ...]]
+
+
+def random_late_cards(rng: random.Random, players: int) -> LateCards:
+    """The late cards of a small random relaxation of the last turns (`solver.endgame`, `solver.clues`;
+    five ranks): one to three suits of up to three cards (each a top segment of its suit), the seats that
+    may hold each, up to four acts that draw (each drawing one of the cards, or none) or the deck already
+    empty with 1 to `players` turns of the final round left. As (cards, masks, drawing, final, tail)."""
+    suits = rng.sample(range(6), rng.randint(1, 3))
+    cards = tuple(sorted(suit * 5 + rank for suit in suits for rank in range(rng.randint(2, 4), 5)))
+    masks = tuple(rng.randrange(1 << players) for _ in cards)
+    drawing = rng.randint(0, 4)
+    final = rng.randint(1, players) if drawing == 0 else -1
+    tail = tuple((act, rng.choice(cards)) for act in range(drawing) if rng.random() < 0.5)
+    return cards, masks, drawing, final, tail
+
+
 def late_positions(players: int, seed: int, most_draws_left: int) -> Iterator[tuple[Deal, Position]]:
     """Mostly greedy games of the full avalanche deck (standard rules), stopped 1 to `most_draws_left`
     draws before the end, still going on: the search's deal and position, endlessly."""

@@ -21,7 +21,7 @@ from solver.endings import capped, endings
 from solver.model import ONGOING, TRASH, Deal, Position, Rules
 from solver.search import Search
 from solver.solve import best_line
-from tests.helpers import late_positions
+from tests.helpers import late_positions, random_late_cards
 
 A1, A2, A3, A4, A5 = range(5)
 
@@ -121,12 +121,7 @@ def test_most_plays_agrees_with_plain_recursion_on_small_relaxations() -> None:
     checked = 0
     for _ in range(1000):
         players = rng.randint(2, 4)
-        suits = rng.sample(range(6), rng.randint(1, 3))
-        cards = tuple(sorted(suit * 5 + rank for suit in suits for rank in range(rng.randint(2, 4), 5)))
-        masks = tuple(rng.randrange(1 << players) for _ in cards)
-        drawing = rng.randint(0, 4)
-        final = rng.randint(1, players) if drawing == 0 else -1
-        tail = tuple((act, rng.choice(cards)) for act in range(drawing) if rng.random() < 0.5)
+        cards, masks, drawing, final, tail = random_late_cards(rng, players)
         seats = (rng.randrange(players),) if rng.random() < 0.5 else tuple(range(players))
         tokens = rng.choice((0, 1, 2, 3, 8))
         relaxation = (players, 5, drawing, tail, final, seats, tokens, cards, masks)

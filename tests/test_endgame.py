@@ -14,7 +14,7 @@ from solver.brute import best_score
 from solver.endgame import most_plays
 from solver.model import Deal, Position, Rules
 from solver.solve import best_line, solve
-from tests.helpers import late_positions
+from tests.helpers import late_positions, random_late_cards
 
 M2, M3, M4, M5 = 26, 27, 28, 29  # multicolour cards of the avalanche deck
 
@@ -85,12 +85,7 @@ def test_most_plays_agrees_with_plain_recursion_on_small_relaxations() -> None:
     checked = 0
     for _ in range(1500):
         players = rng.choice((2, 3))
-        suits = rng.sample(range(6), rng.randint(1, 3))
-        cards = tuple(sorted(suit * 5 + rank for suit in suits for rank in range(rng.randint(2, 4), 5)))
-        masks = tuple(rng.randrange(1 << players) for _ in cards)
-        drawing = rng.randint(0, 4)
-        final = rng.randint(1, players) if drawing == 0 else -1
-        tail = tuple((turn, rng.choice(cards)) for turn in range(drawing) if rng.random() < 0.5)
+        cards, masks, drawing, final, tail = random_late_cards(rng, players)
         player = rng.randrange(players)
         relaxation = (players, drawing, tail, final, player, cards, masks)
         expected = plain_most_plays(*relaxation)
