@@ -2,6 +2,7 @@
 
     python benchmarks/bench_members.py [--players 3 4 5] [--count 200] [--first 0] [--limit 20]
                                        [--variant avalanche] [--deal both] [--set mid|slow] [--seeds 1]
+                                       [--ladder]
 
 Most deals never reach the model (the bounds, greedy lines and the search decide them in
 milliseconds); the portfolio's time is spent on those that do. For each seeded deal (standard rules)
@@ -13,6 +14,11 @@ member alone on that question, one after the other, each with the whole machine:
     cp-sat-nolp CP-SAT without it, told the endings (the second configuration of `solver.sat.Question`)
     cadical     CaDiCaL on the question's clauses (`solver.clauses`), in a child process
     glucose     Glucose 4.2 on the same clauses, in this process (interrupted at the limit)
+
+and with `--ladder`, each SAT solver on the clauses with the clue tokens as a ladder, as the
+reference SAT encoding has them (`solver.clauses.build(..., ladder=True)`), not the solver's:
+
+    cadical-ladder, glucose-ladder
 
 Each time includes the member's own build (CP-SAT's model: some 0.4 s; the clauses: some 30 ms).
 Prints a row per question (seconds, or - when undecided within `--limit`), then per member the sum
@@ -44,6 +50,7 @@ from solver.endings import Heights
 from solver.model import Deal, Move, Position
 
 MEMBERS = ("cp-sat", "cp-sat-nolp", "cadical", "glucose")
+LADDERS = ("cadical-ladder", "glucose-ladder")  # (`--ladder`)
 CP_SAT = MEMBERS[:2]  # the members with a seed (see `--seeds`)
 
 
@@ -87,18 +94,18 @@ def _cp_sat(deal: Deal, asked: _Asked, limit: float, relaxation: bool, seed: int
     return question.proven
 
 
-def _cadical(deal: Deal, asked: _Asked, limit: float) -> bool:
-    run = cadical.Run(clauses.build(deal, asked.target, asked.root, asked.heights).clauses, limit)
+def _cadical(deal: Deal, asked: _Asked, limit: float, ladder: bool) -> bool:
+    run = cadical.Run(clauses.build(deal, asked.target, asked.root, asked.heights, ladder=ladder).clauses, limit)
     try:
         return run.wait(limit + 1) is not None
     finally:
         run.stop()
 
 
-def _glucose(deal: Deal, asked: _Asked, limit: float) -> bool:
+def _glucose(deal: Deal, asked: _Asked, limit: float, ladder: bool) -> bool:
     from pysat.solvers import Glucose42
 
-    solver = Glucose42(bootstrap_with=clauses.build(deal, asked.target, asked.root, asked.heights).clauses)
+    solver = Glucose42(bootstrap_with=clauses.build(deal, asked.target, asked.root, asked.heights, ladder=ladder).clauses)
     timer = threading.Timer(limit, solver.interrupt)
     timer.start()
     try:
@@ -115,8 +122,10 @@ def timed(member: str, deal: Deal, asked: _Asked, limit: float) -> float | None:
     runs: dict[str, Callable[[], bool]] = {
         "cp-sat": lambda: _cp_sat(deal, asked, limit, True, int(seed or 1)),
         "cp-sat-nolp": lambda: _cp_sat(deal, asked, limit, False, int(seed or 1)),
-        "cadical": lambda: _cadical(deal, asked, limit),
-        "glucose": lambda: _glucose(deal, asked, limit),
+        "cadical": lambda: _cadical(deal, asked, limit, False),
+        "glucose": lambda: _glucose(deal, asked, limit, False),
+        "cadical-ladder": lambda: _cadical(deal, asked, limit, True),
+        "glucose-ladder": lambda: _glucose(deal, asked, limit, True),
     }
     begin = time.perf_counter()
     decided = runs[name]()
@@ -143,9 +152,11 @@ def main() -> None:
     parser.add_argument("--deal", choices=["round-robin", "per-seat", "both"], default="both")
     parser.add_argument("--set", choices=sorted(SETS), default=None, help="bench_hard.py's deals instead of seeded ones")
     parser.add_argument("--seeds", type=int, default=1, help="run each CP-SAT configuration with seeds 1 to N")
+    parser.add_argument("--ladder", action="store_true", help="also each SAT solver on the clue tokens as a ladder")
     args = parser.parse_args()
     members = [f"{name}/{seed}" if seed > 1 else name for name in CP_SAT for seed in range(1, args.seeds + 1)]
     members += [name for name in MEMBERS if name not in CP_SAT]
+    members += list(LADDERS) if args.ladder else []
     width = max(11, *(len(member) for member in members))
     print(f"{'deal':24} {'target':>6} " + " ".join(f"{member:>{width}}" for member in members), flush=True)
     results: dict[str, list[float | None]] = {member: [] for member in members}

@@ -29,11 +29,14 @@ if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
 
-def solved(model: Deal, target: int, root: Position | None = None, ends: tuple[tuple[int, ...], ...] = ()) -> list[Move] | None:
-    """The line CaDiCaL finds for the question's clauses (in this process), or None if there is none;
-    every move of the line is legal."""
+def solved(
+    model: Deal, target: int, root: Position | None = None, ends: tuple[tuple[int, ...], ...] = (), ladder: bool = False
+) -> list[Move] | None:
+    """The line CaDiCaL finds for the question's clauses (in this process; `ladder`: the clue tokens
+    as a ladder, as Glucose's glance builds them), or None if there is none; every move of the line is
+    legal."""
     root = model.start() if root is None else root
-    encoding = clauses.build(model, target, root, ends)
+    encoding = clauses.build(model, target, root, ends, ladder=ladder)
     with Solver(name=cadical.SOLVER, bootstrap_with=encoding.clauses) as solver:
         if not solver.solve():
             return None
@@ -65,10 +68,12 @@ def test_the_counter_of_one_is_pysats_own() -> None:
                 assert not solver.solve(assumptions=lits[-2:])
 
 
-def test_the_clauses_agree_with_brute_force_on_every_target() -> None:
+@pytest.mark.parametrize("ladder", [False, True])
+def test_the_clauses_agree_with_brute_force_on_every_target(ladder: bool) -> None:
     # Small deals under standard rules, at the deal and a few random actions in (clue tokens spent,
     # strikes, cards lost, the deck run out): for every target, CaDiCaL finds a line exactly when the
     # brute force says one exists, and the line replays from the position to at least the target.
+    # Both encodings of the clue tokens.
     found = refuted = in_play = 0
     for model, root, truth in brute_forced()[::2]:
         assert clauses.applies(model) == (not model.rules.choreography)
@@ -76,7 +81,7 @@ def test_the_clauses_agree_with_brute_force_on_every_target() -> None:
             continue
         in_play += root != model.start()
         for target in range(sum(root[2]), model.rules.max_score + 1):
-            line = solved(model, target, root)
+            line = solved(model, target, root, ladder=ladder)
             if line is None:
                 assert target > truth, (model.rules, model.deck, root, target)
                 refuted += 1
@@ -86,10 +91,11 @@ def test_the_clauses_agree_with_brute_force_on_every_target() -> None:
     assert found >= 350 and refuted >= 120 and in_play >= 25
 
 
-def test_the_clauses_told_the_endings_agree_with_brute_force() -> None:
+@pytest.mark.parametrize("ladder", [False, True])
+def test_the_clauses_told_the_endings_agree_with_brute_force(ladder: bool) -> None:
     # The same positions, for the true best score and one point more (no line beats either): told every
     # ending, or those the bounds leave open, CaDiCaL finds a line exactly for the true best, and it
-    # ends at one of them.
+    # ends at one of them. Both encodings of the clue tokens.
     found = refuted = 0
     for model, root, truth in brute_forced():
         for target in (truth, truth + 1):
@@ -98,7 +104,7 @@ def test_the_clauses_told_the_endings_agree_with_brute_force() -> None:
             ends = open_endings(model, root, target)
             assert ends is not None
             for heights in {tuple(endings(model, root, target)), ends.open} - {()}:
-                line = solved(model, target, root, heights)
+                line = solved(model, target, root, heights, ladder)
                 assert (line is None) == (target > truth), (model.deck, root, target, heights)
                 if line is not None:
                     position = root
@@ -110,17 +116,18 @@ def test_the_clauses_told_the_endings_agree_with_brute_force() -> None:
     assert found >= 150 and refuted >= 50
 
 
-def test_the_clauses_agree_with_the_search_on_larger_deals() -> None:
+@pytest.mark.parametrize("ladder", [False, True])
+def test_the_clauses_agree_with_the_search_on_larger_deals(ladder: bool) -> None:
     # Up to 4 suits, 4 ranks, 4 players and 24 cards, standard rules: CaDiCaL reaches the search's best
-    # score and proves that one point more is out of reach.
+    # score and proves that one point more is out of reach. Both encodings of the clue tokens.
     checked = 0
     for model in larger_deals(17, Ending.STANDARD, 50):
         if not clauses.applies(model):
             continue
         truth = best_line(model).score
-        line = solved(model, truth)
+        line = solved(model, truth, ladder=ladder)
         assert line is not None and line_score(model, line) >= truth, (model.rules, model.deck)
-        assert truth == model.rules.max_score or solved(model, truth + 1) is None, (model.rules, model.deck)
+        assert truth == model.rules.max_score or solved(model, truth + 1, ladder=ladder) is None, (model.rules, model.deck)
         checked += 1
     assert checked >= 30
 
