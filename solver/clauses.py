@@ -4,11 +4,11 @@ The same unrolled game as `solver.sat` (read it first: turns, let-go and draw bo
 windows, the restrictions that lose no line), with every counter made boolean: the clue tokens one
 of nine values per turn (or a ladder, as the reference SAT encoding has them: `build`'s `ladder`),
 the sums at most one (pairwise, or PySAT's sequential counter), the pace and strikes PySAT's
-cardinality encodings. CP-SAT, solving its own model, and CaDiCaL, solving
-these clauses, fail on different deals: on the deals that took our solver longest, CaDiCaL refuted
-30 on 5p Avalanche round-robin 8240 in 2.6 s (CP-SAT: undecided after 40 s without its linear
-relaxation) and found the 30 of 3p Avalanche round-robin 8071 in 85 s (CP-SAT: undecided after 180 s); it
-does worse on others (see `solver.sat.Question`, where CaDiCaL races CP-SAT).
+cardinality encodings. CP-SAT, solving its own model, and CaDiCaL, solving these clauses, fail on
+different deals: on the deals that took our solver longest, CaDiCaL refuted 30 on 5p Avalanche
+round-robin 8240 in 2.6 s (CP-SAT: undecided after 40 s without its linear relaxation) and found
+the 30 of 3p Avalanche round-robin 8071 in 85 s (CP-SAT: undecided after 180 s); it does worse on
+others (see `solver.sat.Question`, where CaDiCaL races CP-SAT).
 
 Standard rules without Timed Choreography only (`applies`), and no floor: a question for a
 `target` (or for one of the `ends`)."""
@@ -274,7 +274,7 @@ def _values(
     the turn's plays of a 5)."""
     after = [b.new() for _ in range(MAX_CLUES + 1)]
     b.one_of(after)
-    five = b.new()
+    five = b.new()  # (numbered after the tokens, here and in `_ladder`: the solver's clauses as they were)
     b.same_as_any(five, fives)
     for v, was in enumerate(before):
         if was == -b.true:
@@ -293,10 +293,10 @@ def _ladder(
 ) -> list[int]:
     """The clue tokens after a turn, as a ladder (`before[v]`: more than v tokens before it), as the
     reference SAT encoding has them: a hint steps down, a discard or a 5 played up (at most 8), any
-    other turn stays. Not the solver's (`bench_members.py` races both): alone, each solver decides
-    some questions far sooner so and others far later (Glucose refutes 30 on 5p Avalanche round-robin
-    8329 in 47,371 conflicts instead of 115,333, and has not found per seat 3785's 30 after 190,000
-    instead of 114,920)."""
+    other turn stays. Not the solver's (`bench_members.py --ladder` times both): with it, each SAT
+    solver decides some questions far sooner and others far later (Glucose refutes 30 on 5p Avalanche
+    round-robin 8329 in 47,371 conflicts instead of 115,333, and has not found per seat 3785's 30
+    after 190,000 instead of 114,920)."""
     del over  # (no hint, no card let go: the tokens stay)
     after = [b.new() for _ in range(MAX_CLUES)]
     b.clauses.extend([-after[v + 1], after[v]] for v in range(MAX_CLUES - 1))

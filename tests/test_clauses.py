@@ -33,8 +33,7 @@ def solved(
     model: Deal, target: int, root: Position | None = None, ends: tuple[tuple[int, ...], ...] = (), ladder: bool = False
 ) -> list[Move] | None:
     """The line CaDiCaL finds for the question's clauses (in this process; `ladder`: the clue tokens
-    as a ladder, as Glucose's glance builds them), or None if there is none; every move of the line is
-    legal."""
+    as a ladder, `clauses.build`'s option), or None if there is none; every move of the line is legal."""
     root = model.start() if root is None else root
     encoding = clauses.build(model, target, root, ends, ladder=ladder)
     with Solver(name=cadical.SOLVER, bootstrap_with=encoding.clauses) as solver:
