@@ -2,9 +2,9 @@
 
 The same unrolled game as `solver.sat` (read it first: turns, let-go and draw booleans, the draw
 windows, the restrictions that lose no line), with every counter made boolean: the clue tokens one
-of nine values per turn (or a ladder, as the reference SAT encoding has them: `build`'s `ladder`),
-the sums at most one (pairwise, or PySAT's sequential counter), the pace and strikes PySAT's
-cardinality encodings. CP-SAT, solving its own model, and CaDiCaL, solving these clauses, fail on
+of nine values per turn (or a ladder, as the reference SAT encoding has them: `build`'s `ladder`,
+on which Glucose's anchored glance asks its whole question), the sums at most one (pairwise, or
+PySAT's sequential counter), the pace and strikes PySAT's cardinality encodings. CP-SAT, solving its own model, and CaDiCaL, solving these clauses, fail on
 different deals: on the deals that took our solver longest, CaDiCaL refuted 30 on 5p Avalanche
 round-robin 8240 in 2.6 s (CP-SAT: undecided after 40 s without its linear relaxation) and found
 the 30 of 3p Avalanche round-robin 8071 in 85 s (CP-SAT: undecided after 180 s); it does worse on
@@ -293,10 +293,11 @@ def _ladder(
 ) -> list[int]:
     """The clue tokens after a turn, as a ladder (`before[v]`: more than v tokens before it), as the
     reference SAT encoding has them: a hint steps down, a discard or a 5 played up (at most 8), any
-    other turn stays. Not the solver's (`bench_members.py --ladder` times both): with it, each SAT
-    solver decides some questions far sooner and others far later (Glucose refutes 30 on 5p Avalanche
-    round-robin 8329 in 47,371 conflicts instead of 115,333, and has not found per seat 3785's 30
-    after 190,000 instead of 114,920)."""
+    other turn stays. With it, each SAT solver decides some questions far sooner and others far later
+    (`bench_members.py --ladder` times both; Glucose refutes 30 on 5p Avalanche round-robin 8329 in
+    47,371 conflicts instead of 115,333, and has not found per seat 3785's 30 after 190,000 instead of
+    114,920): CaDiCaL solves the nine values, and Glucose's anchored glance, racing it, asks its whole
+    question on the ladder (`solver.glance.Anchors`)."""
     del over  # (no hint, no card let go: the tokens stay)
     after = [b.new() for _ in range(MAX_CLUES)]
     b.clauses.extend([-after[v + 1], after[v]] for v in range(MAX_CLUES - 1))

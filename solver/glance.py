@@ -17,14 +17,17 @@ down, each with a budget of conflicts, and stops at the first line found. A narr
 question from the deal takes every solver a minute to find is often found in a second from a few
 moves in, while the questions from further in are refuted in a tenth of a second (3 players,
 Avalanche, round-robin 8071, along a 29 of 66 moves: Glucose refutes k = 17 and 13 in 0.7 s and
-finds a 30 from k = 9 in 0.8 s; CaDiCaL takes 42 s from the deal). It proves nothing when it finds
-none: a line from k moves in exists for every k up to some number, and the best line's first move
-may be the wrong one."""
+finds a 30 from k = 9 in 0.8 s; CaDiCaL takes 42 s from the deal). Its anchors prove nothing when
+they find no line: a line from k moves in exists for every k up to some number, and the best line's
+first move may be the wrong one. So the solver's anchored glance then asks the whole question
+(`Anchors.whole`), with the clue tokens as a ladder (`solver.clauses.build`): CaDiCaL races on the
+solver's encoding meanwhile, and the two fail on different deals (see `solver.solve.ANCHORED_JOINS`)."""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from solver import helper as helping
@@ -36,10 +39,22 @@ if TYPE_CHECKING:
     from solver.clauses import Encoding
 
 SOLVER = "glucose42"
-# An anchored glance (`Work`): the best line found, the numbers of its first moves to keep (from the
-# most down), and the conflicts each anchored question is given (Glucose's budget: the same on a busy
-# machine as on an idle one).
-Anchors = tuple[tuple[Move, ...], tuple[int, ...], int]
+
+
+@dataclass(frozen=True)
+class Anchors:
+    """An anchored glance's work (`Work.run`): the best `line` found, the numbers of its first moves
+    to keep (`kept`, from the most down), and the `conflicts` each anchored question is given
+    (Glucose's budget: the same on a busy machine as on an idle one). `whole`: then the question
+    itself, from the glance's root and told its endings, with the clue tokens as a ladder
+    (`solver.clauses.build`) and no budget: its answer decides the glance either way."""
+
+    line: tuple[Move, ...]
+    kept: tuple[int, ...]
+    conflicts: int
+    whole: bool = False
+
+
 LOAD = 5_000  # clauses loaded into Glucose at a time (see `Work.run`)
 
 
@@ -81,32 +96,38 @@ class Work:
 
     def run(self) -> tuple[bool, list[Move] | None]:
         """(decided, a line reaching the target): (True, None) if none exists, (False, None) if stopped.
-        With `anchors`: (True, a line) if one of the anchored questions finds one, else (False, None)."""
+        With `anchors`: (True, a line) if one of the anchored questions finds one; if none does, the
+        whole question's answer if asked (`Anchors.whole`), else (False, None)."""
         if self.anchors is None:
             return self._solve(self.root, self.ends, None)
-        line, anchors, conflicts = self.anchors
+        line, anchors = self.anchors.line, self.anchors.kept
         position = self.root
         positions = [position]
         for move in line[: max(anchors, default=0)]:
             position = self.deal.play(position, move)
             positions.append(position)
         for anchor in anchors:
-            decided, found = self._solve(positions[anchor], (), conflicts)
+            decided, found = self._solve(positions[anchor], (), self.anchors.conflicts)
             if self.stopping.is_set():
-                break
+                return False, None
             if decided and found is not None:
                 return True, list(line[:anchor]) + found
-        return False, None
+        if not self.anchors.whole:
+            return False, None
+        return self._solve(self.root, self.ends, None, ladder=True)
 
-    def _solve(self, root: Position, ends: Sequence[Heights], conflicts: int | None) -> tuple[bool, list[Move] | None]:
-        """Build the clauses of the question from `root` (told `ends`), load Glucose and solve, for at
-        most `conflicts` (None: until decided or stopped)."""
+    def _solve(
+        self, root: Position, ends: Sequence[Heights], conflicts: int | None, ladder: bool = False
+    ) -> tuple[bool, list[Move] | None]:
+        """Build the clauses of the question from `root` (told `ends`; the clue tokens as a `ladder`
+        or not: `solver.clauses.build`), load Glucose and solve, for at most `conflicts` (None: until
+        decided or stopped)."""
         from pysat.solvers import Solver
 
         from solver.clauses import Stopped, build
 
         try:
-            encoding: Encoding = build(self.deal, self.target, root, ends, self.stopping.is_set)
+            encoding: Encoding = build(self.deal, self.target, root, ends, self.stopping.is_set, ladder=ladder)
         except Stopped:
             return False, None
         clauses = encoding.clauses

@@ -159,8 +159,10 @@ class Question:
     (no line beats the target), and its proof that no line reaches the target (`target_refuted`)
     leaves the question below it undecided, and the target out of reach.
 
-    Glucose's anchored glance (`solver.glance`) may race too, as a third racer: it only looks for a
-    line that begins as the best line found does, and a line it finds decides the question."""
+    Glucose's anchored glance (`solver.glance`) may race too, as a third racer: it looks for a line
+    that begins as the best line found does, then may ask the whole question (`Anchors.whole`); a
+    line it finds decides the question, and so does its refutation (with a floor, it refutes the
+    target, as CaDiCaL's does)."""
 
     def __init__(
         self,
@@ -199,10 +201,11 @@ class Question:
         answer counts if it decides first; if not, it is stopped, and the other configuration starts.
         Otherwise the caller stops it.
         `anchored`: Glucose's anchored glance (a `solver.glance.Glance` given `anchors`) at lines
-        reaching `target` that begin as the best line found: started once the question has run
+        reaching `target` that begin as the best line found (then at the whole question, for the
+        target, told `ends`, if its anchors say so): started once the question has run
         `anchored_after` seconds undecided (unless an earlier question started it), it races for the
-        rest of the question's time and is left running (a line it finds decides the question; it
-        never proves one out of reach). The caller stops it.
+        rest of the question's time and is left running (a line it finds decides the question, and
+        so does its proof that none exists, as CaDiCaL's does). The caller stops it.
         `first_for`: the first configuration's own work (CP-SAT's deterministic time), if it is to
         stop before the question's time is up: it stops then, and the rivals race on (only where
         CaDiCaL races: see `solver.solve._ask`)."""
@@ -228,7 +231,7 @@ class Question:
         self._rival: Rival | None = None  # CaDiCaL, once racing for the target (told its endings)
         self._true: set[int] | None = None  # CaDiCaL's solution, when it decided the question first
         self._began = 0.0  # when `run` began
-        self.target_refuted = False  # CaDiCaL proved that no line reaches the target (see the class)
+        self.target_refuted = False  # CaDiCaL (or the anchored glance) proved that no line reaches the target (see the class)
         self._solver = cp_model.CpSolver()
         self._solver.parameters.num_workers = 1
         self._solver.parameters.random_seed = seed
@@ -374,8 +377,8 @@ class Question:
 
     def _race_anchored(self, glance: Glance, after: float) -> None:
         """The anchored glance racing, from `after` seconds into the question (at once if an earlier
-        question started it) until its time is up (or the question stopped): if it finds a line
-        first, that line decides the question. It is left running."""
+        question started it) until its time is up (or the question stopped): if it decides first, its
+        answer counts as CaDiCaL's does (`_race_clauses`). It is left running."""
         from ortools.sat.python import cp_model
 
         if not glance.started:
@@ -386,9 +389,14 @@ class Question:
             return
         found = glance.answer()
         with self._lock:
-            if found is None or self._status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+            if self._status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
                 return
-            self._glanced, self._status = found, cp_model.OPTIMAL
+            if found is None and self.floor is not None:
+                self.target_refuted = True  # (as CaDiCaL's: the question below the target is left undecided)
+            elif found is None:
+                self._status = cp_model.INFEASIBLE
+            else:
+                self._glanced, self._status = found, cp_model.OPTIMAL
             self._decided.set()
 
     def _race_clauses(self, start: Callable[[], Rival]) -> None:

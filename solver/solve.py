@@ -28,7 +28,7 @@ from deducer.settings import Ending, Settings
 from solver import sat
 from solver.bounds import Bound, clues_bound, copies_bound, explain, upper_bound
 from solver.endings import Endings, Heights, capped, open_endings, uncapped
-from solver.glance import Glance, glances
+from solver.glance import Anchors, Glance, glances
 from solver.greedy import greedy_start
 from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, PASS, TRASH, Deal, Move, Position, card_id
 from solver.search import USUAL, Ordering, OutOfBudget, Search
@@ -565,7 +565,7 @@ def _climb(
                             return score, answer, refuted, score
                         if question.proven:
                             return best, line, f"the constraint model proved that no line scores {score + 1}", best
-                    if question.target_refuted:  # (by CaDiCaL, below which the question is undecided)
+                    if question.target_refuted:  # (by CaDiCaL or the anchored glance, below which the question is undecided)
                         asked = question.target
                     elif not question.proven:  # ask again, with another seed and twice the time (see `_ask`)
                         attempt += 1
@@ -912,7 +912,8 @@ def _ask(
     pair's first second (not two) the search's turn cost the others 4.5%: three threads on two cores.
 
     Glucose's anchored glance (`_anchored`), which looks for a line reaching `target` that begins as
-    `line` does, races too: from `ANCHORED_JOINS` seconds into the first attempt, and like CaDiCaL's
+    `line` does, then asks the whole question on the ladder encoding (a refutation of its own counts as
+    CaDiCaL's), races too: from `ANCHORED_JOINS` seconds into the first attempt, and like CaDiCaL's
     run it goes on from one attempt to the next until the question changes (`rival`). The caller's
     `stop` ends the search's wait for the pair at once."""
     seconds = MODEL_TIME * 2**attempt
@@ -922,7 +923,7 @@ def _ask(
     heights = _told(ends, target)
     starter = rival.on(model, root, target, heights, deadline) if rival is not None and RACE and CADICAL else None
     joins = CADICAL_JOINS if attempt == 0 else 0.0
-    anchored = rival.anchored(model, root, target, line) if rival is not None and RACE else None
+    anchored = rival.anchored(model, root, target, line, heights) if rival is not None and RACE else None
     first_for = FIRST_YIELDS if attempt == 0 else None
     rivals_race = starter is not None and anchored is not None and anchored.started and not anchored.done.is_set()
     if attempt and floor is None and rivals_race and not MODEL_AGAIN:
@@ -962,7 +963,18 @@ def _ask(
 # raced the first attempt only; with a budget of conflicts, kept across attempts: 139.3 -> 132.4 s on
 # the slow deals, 3p per seat 8071 20.8 -> 10.9 s, 5p per seat 3785 16.3 -> 18.9 s; 42.7 s either way
 # on the mid deals. 3 s each instead of 5: 139.0 -> 137.3 s, 42.0 -> 41.3 s; 8 s: neither.)
+# Once its anchors have found no line, it asks the whole question, told its endings, with the clue tokens
+# as a ladder (`ANCHORED_WHOLE`): a refutation as well as a line decides the question then (with a floor,
+# the refutation is of the target: `sat.Question.target_refuted`). CaDiCaL races on the solver's clauses
+# meanwhile, and the two fail on different deals: alone on the first question of 5p round-robin 8329
+# (refuting 30), Glucose takes 7.6 s on the solver's clauses and 2.2 s on the ladder, CaDiCaL 8.0 s;
+# on per seat 3785 (a win at 30), Glucose on the ladder is undecided after 20 s, CaDiCaL wins in 15 s
+# (`benchmarks/bench_members.py --ladder`). Until then the second core sat idle once the anchors
+# were done. On the 26 slow deals (two runs, alternating deal by deal): 128.2 / 130.7 -> 121.2 / 123.5 s
+# in all, 8329 11.3 / 11.3 -> 5.9 / 5.6 s (the reference SAT encoding: 2.5 s), the others within
+# noise; on the 106 mid deals 65.4 -> 66.6 s, the median 0.328 -> 0.334 s (noise).
 ANCHORED_JOINS = 0.5
+ANCHORED_WHOLE = True
 # The anchors: the best line's first quarter of moves, then 4 fewer each time down to one, each given
 # 100,000 conflicts (Glucose: 3-6 s alone on these questions; a budget, not seconds, so that a busy
 # machine gets the same answers). Along the best line after 3 s of the solver, the longest anchor with
@@ -971,17 +983,18 @@ ANCHORED_JOINS = 0.5
 ANCHOR_FROM, ANCHOR_STEP, ANCHOR_CONFLICTS = 4, 4, 100_000
 
 
-def _anchored(model: Deal, root: Position, target: int, line: list[Move]) -> Glance | None:
+def _anchored(model: Deal, root: Position, target: int, line: list[Move], heights: Sequence[Heights] = ()) -> Glance | None:
     """Glucose's anchored glance at `target` along the best `line` found (`solver.glance`; None where
-    the clauses do not cover the deal, or the line is too short): lines that begin as `line` does, for
-    its first quarter of moves (`ANCHOR_FROM`), then `ANCHOR_STEP` fewer each time down to one (none
-    past a move that the bounds show loses the target: `anchors_of`), `ANCHOR_CONFLICTS` each. It
-    races the model's question from `ANCHORED_JOINS` seconds into the first attempt, and the attempts
-    after it (see `_Rival`)."""
+    the clauses do not cover the deal, or where it would have nothing to ask: no anchor, and no whole
+    question): lines that begin as `line` does, for its first quarter of moves (`ANCHOR_FROM`), then
+    `ANCHOR_STEP` fewer each time down to one (none past a move that the bounds show loses the target:
+    `anchors_of`), `ANCHOR_CONFLICTS` each; then, if `ANCHORED_WHOLE`, the whole question, told its
+    endings `heights`. It races the model's question from `ANCHORED_JOINS` seconds into the first
+    attempt, and the attempts after it (see `_Rival`)."""
     anchors = anchors_of(model, root, target, line)
-    if not anchors or not glances(model):
+    if not (anchors or ANCHORED_WHOLE) or not glances(model):
         return None
-    return Glance(model, target, root, anchors=(tuple(line), anchors, ANCHOR_CONFLICTS))
+    return Glance(model, target, root, heights, anchors=Anchors(tuple(line), anchors, ANCHOR_CONFLICTS, ANCHORED_WHOLE))
 
 
 def anchors_of(model: Deal, root: Position, target: int, line: Sequence[Move]) -> tuple[int, ...]:
@@ -1011,13 +1024,16 @@ class _Rival:
         self._run: Rival | None = None
         self._anchored: tuple[int, Glance | None] | None = None  # the target, and its anchored glance
 
-    def anchored(self, model: Deal, root: Position, target: int, line: list[Move]) -> Glance | None:
-        """The anchored glance at `target` along `line` (the one made at the first attempt at the
-        target, started or not, running or done), after stopping one at another target."""
+    def anchored(
+        self, model: Deal, root: Position, target: int, line: list[Move], heights: Sequence[Heights] = ()
+    ) -> Glance | None:
+        """The anchored glance at `target` (told its endings `heights`) along `line` (the one made at
+        the first attempt at the target, started or not, running or done), after stopping one at
+        another target."""
         if self._anchored is not None and self._anchored[0] != target:
             self._stop_anchored()
         if self._anchored is None:
-            self._anchored = (target, _anchored(model, root, target, line))
+            self._anchored = (target, _anchored(model, root, target, line, heights))
         return self._anchored[1]
 
     def _stop_anchored(self) -> None:

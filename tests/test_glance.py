@@ -19,7 +19,7 @@ from solver import glance as glancing
 from solver import helper as helping
 from solver import solve as solving
 from solver.endings import Heights
-from solver.glance import Glance
+from solver.glance import Anchors, Glance
 from solver.greedy import greedy_line
 from solver.model import DISCARD, HINT, Deal, Move, Position
 from solver.search import OutOfBudget, Search
@@ -344,7 +344,7 @@ def test_an_anchored_glance_finds_a_line_from_the_last_anchor_that_has_one(in_he
             positions.append(model.play(positions[-1], move))
         anchors = tuple(range(len(line) - 1, 0, -1))
         reaching = [k for k in anchors if Search(model).reach(positions[k], truth) is not None]
-        glance = Glance(model, truth, root, helper=in_helper, anchors=(tuple(line), anchors, 10**6))
+        glance = Glance(model, truth, root, helper=in_helper, anchors=Anchors(tuple(line), anchors, 10**6))
         glance.start()
         assert glance.in_helper == in_helper
         glance.done.wait()
@@ -357,6 +357,76 @@ def test_an_anchored_glance_finds_a_line_from_the_last_anchor_that_has_one(in_he
         assert line_score(model, answer, root) >= truth
         found, kept = found + 1, kept + reaching[0]
     assert found >= 40 and missed >= 30 and kept >= 90
+
+
+@pytest.mark.parametrize("in_helper", [False, True])
+def test_an_anchored_glance_asked_the_whole_question_last_always_decides(in_helper: bool) -> None:
+    # The same deals and random lines, anchored at most of their moves, then the whole question from
+    # the position with the clue tokens as a ladder (`Anchors.whole`): at the best score, the glance
+    # finds a line reaching it even where no anchor has one (then from the whole question); one
+    # point above it, every anchored question fails, and the whole question proves no line exists.
+    if in_helper:
+        assert helping.start(wait=30) is not None
+    rng = random.Random(2)
+    unanchored = refuted = 0
+    for model, root, truth in brute_forced()[1::2]:
+        line = random_line(model, root, rng)
+        anchors = Anchors(tuple(line), tuple(range(len(line) - 1, 0, -2)), 10**6, whole=True)
+        positions = [root]
+        for move in line:
+            positions.append(model.play(positions[-1], move))
+        anchored = any(Search(model).reach(positions[k], truth) is not None for k in anchors.kept)
+        for target in (truth, truth + 1):
+            if target > model.rules.max_score:
+                continue
+            glance = Glance(model, target, root, helper=in_helper, anchors=anchors)
+            glance.start()
+            assert glance.in_helper == in_helper
+            glance.done.wait()
+            assert glance.decided, (model.rules, model.deck, root, target)
+            answer = glance.answer()
+            if target > truth:
+                assert answer is None
+                refuted += 1
+                continue
+            assert answer is not None and line_score(model, answer, root) >= truth
+            unanchored += not anchored
+    assert refuted >= 40 and unanchored >= 30
+
+
+def test_a_racing_question_takes_the_refutation_of_its_anchored_glance(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 5 players, Avalanche, round-robin 744 at 28, told the one ending left open (see above), with
+    # CP-SAT's pair and CaDiCaL never answering: an anchored glance with no anchor, only the whole
+    # question, refutes it, and that decides the question. With a floor below the target, it refutes
+    # the target, and the question below it is left undecided (as CaDiCaL's refutation leaves it).
+    model = Deal.of(FIVE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(744))
+    ends = ((5, 5, 5, 5, 5, 3),)
+
+    def never(question: sat.Question, racer: object) -> None:
+        question._over.wait(question._seconds)
+
+    monkeypatch.setattr(sat.Question, "_race", never)
+    monkeypatch.setattr(sat.Question, "_race_clauses", never)
+    for floor in (None, 26):
+        anchored = Glance(model, 28, model.start(), ends, anchors=Anchors((), (), 0, whole=True))
+        question = sat.Question(
+            model,
+            28,
+            20.0,
+            race=True,
+            floor=floor,
+            ends=ends,
+            rival=lambda: pytest.fail("CaDiCaL never starts"),
+            anchored=anchored,
+        )
+        began = time.perf_counter()
+        question.run()
+        assert anchored.decided and anchored.answer() is None
+        assert time.perf_counter() - began < 15
+        assert question.target_refuted == (floor is not None) and question.proven == (floor is None)
+        if floor is None:
+            assert question.answer() is None
+        anchored.stop()
 
 
 def test_a_racing_question_takes_the_line_of_its_anchored_glance(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -375,7 +445,7 @@ def test_a_racing_question_takes_the_line_of_its_anchored_glance(monkeypatch: py
     assert not alone.proven
     line, _ = greedy_line(model, root)
     assert line_score(model, line) < target
-    anchors = (tuple(line), solving.anchors_of(model, root, target, line), solving.ANCHOR_CONFLICTS)
+    anchors = Anchors(tuple(line), solving.anchors_of(model, root, target, line), solving.ANCHOR_CONFLICTS)
     anchored = Glance(model, target, root, anchors=anchors)
     question = sat.Question(model, target, 30.0, race=True, anchored=anchored, anchored_after=0.1)
     began = time.perf_counter()
@@ -383,7 +453,7 @@ def test_a_racing_question_takes_the_line_of_its_anchored_glance(monkeypatch: py
     assert question.proven and time.perf_counter() - began < 20
     answer = question.answer()
     assert answer is not None and line_score(model, answer) == target
-    assert answer[: anchors[1][-1]] == line[: anchors[1][-1]]
+    assert answer[: anchors.kept[-1]] == line[: anchors.kept[-1]]
     # Started by an earlier attempt at the question, an anchored glance races the next one at once.
     again = Glance(model, target, root, anchors=anchors)
     again.start()
@@ -406,9 +476,9 @@ def test_an_anchored_question_gets_its_conflicts_and_no_more() -> None:
     line, _ = greedy_line(model, root)
     assert line_score(model, line) == 26
     anchors = (16, 12, 8, 4)
-    decided, found = glancing.Work(model, 30, root, anchors=(tuple(line), anchors, 1_000)).run()
+    decided, found = glancing.Work(model, 30, root, anchors=Anchors(tuple(line), anchors, 1_000)).run()
     assert not decided and found is None
-    decided, found = glancing.Work(model, 30, root, anchors=(tuple(line), anchors, 100_000)).run()
+    decided, found = glancing.Work(model, 30, root, anchors=Anchors(tuple(line), anchors, 100_000)).run()
     assert decided and found is not None and line_score(model, found) == 30 and found[:4] == line[:4]
 
 
@@ -444,7 +514,7 @@ def test_the_anchored_glance_is_kept_from_one_attempt_at_a_question_to_the_next(
     line, _ = greedy_line(model, root)
     kept = solving._Rival()
     first = kept.anchored(model, root, 30, line)
-    assert first is not None and first.anchors is not None and first.anchors[1] == solving.anchors_of(model, root, 30, line)
+    assert first is not None and first.anchors is not None and first.anchors.kept == solving.anchors_of(model, root, 30, line)
     first.start()
     assert kept.anchored(model, root, 30, line[:-4]) is first and not first.done.is_set()
     other = kept.anchored(model, root, 29, line)
@@ -453,7 +523,11 @@ def test_the_anchored_glance_is_kept_from_one_attempt_at_a_question_to_the_next(
     other.start()
     kept.stop()
     assert other.done.is_set()
-    assert solving._Rival().anchored(model, root, 30, line[:3]) is None  # (too short a line: no anchor)
+    # The solver's anchored glance asks the whole question last, told the endings it was given; a
+    # line too short for an anchor leaves it only that.
+    assert first.anchors.whole == solving.ANCHORED_WHOLE and other.ends == ()
+    told = solving._Rival().anchored(model, root, 30, line[:3], ((5, 5, 5, 5, 5, 5),))
+    assert told is not None and told.anchors is not None and told.anchors.kept == () and told.ends == ((5, 5, 5, 5, 5, 5),)
 
 
 def glances_alone(monkeypatch: pytest.MonkeyPatch) -> list[Glance]:
