@@ -3,12 +3,13 @@
 The same unrolled game as `solver.sat` (read it first: turns, let-go and draw booleans, the draw
 windows, the restrictions that lose no line), with every counter made boolean: the clue tokens one
 of nine values per turn (or a ladder, as the reference SAT encoding has them: `build`'s `ladder`,
-on which Glucose's anchored glance asks its whole question), the sums at most one (pairwise, or
-PySAT's sequential counter), the pace and strikes PySAT's cardinality encodings. CP-SAT, solving its own model, and CaDiCaL, solving these clauses, fail on
-different deals: on the deals that took our solver longest, CaDiCaL refuted 30 on 5p Avalanche
-round-robin 8240 in 2.6 s (CP-SAT: undecided after 40 s without its linear relaxation) and found
-the 30 of 3p Avalanche round-robin 8071 in 85 s (CP-SAT: undecided after 180 s); it does worse on
-others (see `solver.sat.Question`, where CaDiCaL races CP-SAT).
+on which Glucose asks its questions without endings: `solver.glance`), the sums at most one
+(pairwise, or PySAT's sequential counter), the pace and strikes PySAT's cardinality encodings.
+CP-SAT, solving its own model, and CaDiCaL, solving these clauses, fail on different deals: on the
+deals that took our solver longest, CaDiCaL refuted 30 on 5p Avalanche round-robin 8240 in 2.6 s
+(CP-SAT: undecided after 40 s without its linear relaxation) and found the 30 of 3p Avalanche
+round-robin 8071 in 85 s (CP-SAT: undecided after 180 s); it does worse on others (see
+`solver.sat.Question`, where CaDiCaL races CP-SAT).
 
 Standard rules without Timed Choreography only (`applies`), and no floor: a question for a
 `target` (or for one of the `ends`)."""

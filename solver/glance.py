@@ -9,7 +9,9 @@ model joins, while the search probes and climbs on the first, and it can be stop
 It runs in the helper process (`solver.helper`) once that is ready: building and loading the
 clauses (about 30 ms on 5p Avalanche) there costs the search nothing. The first glance of a
 process runs in a thread: PySAT's Glucose lets go of the interpreter lock while it solves
-(`solve_limited(expect_interrupt=True)`), but the build and the load hold it.
+(`solve_limited(expect_interrupt=True)`), but the build and the load hold it. A glance may ask its
+question with the clue tokens as a ladder (`ladder`, `solver.clauses.build`): the solver's glance at
+the top does where it has no endings to be told (see `solver.solve.TOP_LADDER`).
 
 An anchored glance (`anchors`) looks only for a line: one that begins as the best line found does.
 It asks the question from the position after the line's first k moves, for a few k from the most
@@ -79,9 +81,10 @@ class Work:
         anchors: Anchors | None = None,
         lead: int | None = None,
         led: Callable[[], None] | None = None,
+        ladder: bool = False,
     ) -> None:
         self.deal, self.target, self.root, self.ends = deal, target, root, tuple(ends)
-        self.anchors = anchors
+        self.anchors, self.ladder = anchors, ladder
         self.lead, self._led = lead, led  # (see `Glance`)
         self.stopping = threading.Event()
         self._solver: object | None = None  # the PySAT solver, once loaded (for `interrupt`)
@@ -99,7 +102,7 @@ class Work:
         With `anchors`: (True, a line) if one of the anchored questions finds one; if none does, the
         whole question's answer if asked (`Anchors.whole`), else (False, None)."""
         if self.anchors is None:
-            return self._solve(self.root, self.ends, None)
+            return self._solve(self.root, self.ends, None, self.ladder)
         line, anchors = self.anchors.line, self.anchors.kept
         position = self.root
         positions = [position]
@@ -170,9 +173,10 @@ class Work:
 
 class Glance:
     """Glucose on "a line from `root` scoring at least `target`" (or told `ends`: "a line whose
-    fireworks end at one of these heights"; standard rules, see `glances`), solving from `start`
-    until it decides or is stopped, in the helper process (`solver.helper`) once it is ready and in
-    a daemon thread until then; `done` is set when it has finished either way. With a `lead` (a
+    fireworks end at one of these heights"; standard rules, see `glances`; `ladder`: the clue tokens
+    as a ladder in that question, `solver.clauses.build`), solving from `start` until it decides or
+    is stopped, in the helper process (`solver.helper`) once it is ready and in a daemon thread
+    until then; `done` is set when it has finished either way. With a `lead` (a
     number of conflicts), `led` is set once it has spent them undecided (it goes on), or finished:
     work, not seconds, so that a busy or slow machine lets it do as much before the model's
     question takes its place (`solver.sat.Question`)."""
@@ -186,6 +190,7 @@ class Glance:
         helper: bool = True,
         anchors: Anchors | None = None,
         lead: int | None = None,
+        ladder: bool = False,
     ) -> None:
         self.deal = deal
         self.target = target
@@ -193,11 +198,12 @@ class Glance:
         self.ends = tuple(ends)
         self.anchors = anchors
         self.lead = lead
+        self.ladder = ladder
         self.done = threading.Event()
         self.led = threading.Event()  # set once it has spent its `lead` of conflicts, or finished
         self._answer: list[Move] | None = None
         self._decided = False
-        self._work = Work(deal, target, root, ends, anchors, lead, self.led.set)
+        self._work = Work(deal, target, root, ends, anchors, lead, self.led.set, ladder)
         self._helper = helper  # may the helper process take it?
         self._process: helping.Helper | None = None  # the helper process, once the glance is sent there
         self._key = -1  # (its key there)

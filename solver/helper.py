@@ -75,7 +75,17 @@ class Helper:
             key = next(self._keys)
             try:
                 self._outbox.send(
-                    ("glance", key, glance.deal, glance.target, glance.root, glance.ends, glance.anchors, glance.lead)
+                    (
+                        "glance",
+                        key,
+                        glance.deal,
+                        glance.target,
+                        glance.root,
+                        glance.ends,
+                        glance.anchors,
+                        glance.lead,
+                        glance.ladder,
+                    )
                 )
             except OSError:
                 self.alive = False
@@ -219,10 +229,10 @@ def _main() -> None:
     try:
         outbox.send(("ready",))
         while (message := asked.get()) is not None:
-            _, key, deal, target, root, ends, anchors, lead = message
+            _, key, deal, target, root, ends, anchors, lead, ladder = message
             led = partial(outbox.send, ("led", key))  # (sent from this thread, as the answers are)
             with lock:
-                work = None if key in stopped else Work(deal, target, root, ends, anchors, lead, led)
+                work = None if key in stopped else Work(deal, target, root, ends, anchors, lead, led, ladder)
                 stopped.discard(key)
                 if work is not None:
                     current.append((key, work))

@@ -648,7 +648,8 @@ class _Glances:
     """Glucose's glances at the top before the model joins (`solver.glance`, see `_climb`): the first
     once the search has spent `GLANCE_AFTER` positions on the deal (its probes included), on two cores
     and where the clauses cover the rules; the next at once after one refutes its top (`at`: when the
-    next is due, None: none is). One runs at a time, told the endings `ends` of its top left open."""
+    next is due, None: none is). One runs at a time, told the endings `ends` of its top left open
+    (without any, on the ladder encoding: `TOP_LADDER`)."""
 
     def __init__(self, model: Deal, root: Position, search: Search) -> None:
         self._model, self._root, self._search = model, root, search
@@ -671,7 +672,8 @@ class _Glances:
             return top, None
         top, self.ends, why = _endings(self._model, self._root, top, best, self.known)
         if top > best:
-            self._glance = Glance(self._model, top, self._root, _told(self.ends, top), lead=GLANCE_LEAD)
+            told = _told(self.ends, top)
+            self._glance = Glance(self._model, top, self._root, told, lead=GLANCE_LEAD, ladder=TOP_LADDER and not told)
             self._glance.start()
         return top, why
 
@@ -913,7 +915,8 @@ def _ask(
 
     Glucose's anchored glance (`_anchored`), which looks for a line reaching `target` that begins as
     `line` does, then asks the whole question on the ladder encoding (a refutation of its own counts as
-    CaDiCaL's), races too: from `ANCHORED_JOINS` seconds into the first attempt, and like CaDiCaL's
+    CaDiCaL's; with no anchor, the glance at the top goes on in its place where it is asking that very
+    question: `TOP_LADDER`), races too: from `ANCHORED_JOINS` seconds into the first attempt, and like CaDiCaL's
     run it goes on from one attempt to the next until the question changes (`rival`). The caller's
     `stop` ends the search's wait for the pair at once."""
     seconds = MODEL_TIME * 2**attempt
@@ -924,6 +927,9 @@ def _ask(
     starter = rival.on(model, root, target, heights, deadline) if rival is not None and RACE and CADICAL else None
     joins = CADICAL_JOINS if attempt == 0 else 0.0
     anchored = rival.anchored(model, root, target, line, heights) if rival is not None and RACE else None
+    if rival is not None and glance is not None and anchored is not None and _whole_only(anchored, glance):
+        rival.adopt(target, glance)  # (the glance at the top is that whole question: it goes on in its place)
+        anchored, glance = glance, None
     first_for = FIRST_YIELDS if attempt == 0 else None
     rivals_race = starter is not None and anchored is not None and anchored.started and not anchored.done.is_set()
     if attempt and floor is None and rivals_race and not MODEL_AGAIN:
@@ -975,6 +981,21 @@ def _ask(
 # noise; on the 106 mid deals 65.4 -> 66.6 s, the median 0.328 -> 0.334 s (noise).
 ANCHORED_JOINS = 0.5
 ANCHORED_WHOLE = True
+# Glucose's glance at the top asks a question without endings (at the maximum, most often) on the ladder
+# encoding of the clue tokens, one told endings on the nine values (`_Glances.start`). Where the model's
+# first question is that very question and its anchored glance would have no anchor (the bounds refute
+# the first anchor: a refutation, most often), the glance at the top goes on as the anchored glance's
+# whole question (`_whole_only`), rather than stopping after its lead and the question being asked again
+# from scratch. Against the whole question alone (two runs of the 26 slow deals, one of the 106 mid deals,
+# alternating deal by deal): 107.4 / 120.8 -> 107.9 / 114.8 s in all, 5p round-robin 8329 4.6 / 5.1 ->
+# 3.1 / 3.8 s (the glance goes on), 4p per seat 257 3.1 / 2.6 -> 1.2 / 1.2 s (the ladder decides it within
+# its lead), but 5p per seat 3239 0.9 / 1.1 -> 2.1 / 2.5 s (the ladder needs 23,000 conflicts where the
+# nine values need 15,000: past its lead); mid 54.4 -> 49.5 s, the median 0.263 -> 0.253 s (5p round-robin
+# 1587 3.2 -> 1.4 s, per seat 646 1.4 -> 0.4 s, 4p per seat 257 2.9 -> 1.4 s; 5p per seat 36 0.2 -> 0.5 s).
+# A lead of 30,000 conflicts for every glance instead of 20,000 (`GLANCE_LEAD`): slow 109.1 -> 105.5 s
+# (5p round-robin 8240 5.7 -> 2.8 s, per seat 3239 2.4 -> 1.7 s), mid 47.6 -> 50.8 s (4p per seat 301,
+# whose glance is told endings, 2.4 -> 3.4 s); not taken.
+TOP_LADDER = True
 # The anchors: the best line's first quarter of moves, then 4 fewer each time down to one, each given
 # 100,000 conflicts (Glucose: 3-6 s alone on these questions; a budget, not seconds, so that a busy
 # machine gets the same answers). Along the best line after 3 s of the solver, the longest anchor with
@@ -995,6 +1016,14 @@ def _anchored(model: Deal, root: Position, target: int, line: list[Move], height
     if not (anchors or ANCHORED_WHOLE) or not glances(model):
         return None
     return Glance(model, target, root, heights, anchors=Anchors(tuple(line), anchors, ANCHOR_CONFLICTS, ANCHORED_WHOLE))
+
+
+def _whole_only(anchored: Glance, glance: Glance) -> bool:
+    """Is `anchored` only the whole question (no anchor), which `glance` (Glucose's glance at the
+    top, still running) is already asking on the same encoding?"""
+    anchors = anchored.anchors
+    same = (glance.target, glance.ends, glance.root) == (anchored.target, anchored.ends, anchored.root)
+    return anchors is not None and anchors.whole and not anchors.kept and glance.ladder and same and not glance.done.is_set()
 
 
 def anchors_of(model: Deal, root: Position, target: int, line: Sequence[Move]) -> tuple[int, ...]:
@@ -1035,6 +1064,11 @@ class _Rival:
         if self._anchored is None:
             self._anchored = (target, _anchored(model, root, target, line, heights))
         return self._anchored[1]
+
+    def adopt(self, target: int, glance: Glance) -> None:
+        """Take `glance` (running) as the anchored glance at `target`, in place of the one made."""
+        self._stop_anchored()
+        self._anchored = (target, glance)
 
     def _stop_anchored(self) -> None:
         if self._anchored is not None and self._anchored[1] is not None:

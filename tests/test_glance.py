@@ -30,31 +30,38 @@ from tests.test_sat import line_score, random_line, silent, stand_in
 
 
 def glanced(
-    model: Deal, target: int, root: Position | None = None, ends: tuple[Heights, ...] = (), in_helper: bool | None = None
+    model: Deal,
+    target: int,
+    root: Position | None = None,
+    ends: tuple[Heights, ...] = (),
+    in_helper: bool | None = None,
+    ladder: bool = False,
 ) -> Glance:
-    """A glance at `target` (told `ends`) from `root` (default: the opening deal), run to its end
-    (`in_helper`: in the helper process, ready by then, or in a thread; None: whichever comes)."""
+    """A glance at `target` (told `ends`; on the `ladder` encoding or not) from `root` (default: the
+    opening deal), run to its end (`in_helper`: in the helper process, ready by then, or in a thread;
+    None: whichever comes)."""
     if in_helper:
         assert helping.start(wait=30) is not None
-    glance = Glance(model, target, model.start() if root is None else root, ends, helper=in_helper is not False)
+    glance = Glance(model, target, model.start() if root is None else root, ends, helper=in_helper is not False, ladder=ladder)
     glance.start()
     assert in_helper is None or glance.in_helper == in_helper
     glance.done.wait()
     return glance
 
 
-@pytest.mark.parametrize("in_helper", [False, True])
-def test_a_glance_agrees_with_brute_force_on_every_target(in_helper: bool) -> None:
+@pytest.mark.parametrize(("in_helper", "ladder"), [(False, False), (True, False), (False, True), (True, True)])
+def test_a_glance_agrees_with_brute_force_on_every_target(in_helper: bool, ladder: bool) -> None:
     # Reduced deals under standard rules, at the deal and a few random actions in: for every target,
     # Glucose finds a line (which replays from the position to at least the target) exactly when the
-    # brute force says one exists; in a thread, and in the helper process.
+    # brute force says one exists; in a thread, and in the helper process; on the solver's clauses,
+    # and with the clue tokens as a ladder.
     found = refuted = in_play = 0
     for model, root, truth in brute_forced()[1::3]:
         if not glancing.glances(model):
             continue
         in_play += root != model.start()
         for target in range(sum(root[2]), model.rules.max_score + 1):
-            glance = glanced(model, target, root, in_helper=in_helper)
+            glance = glanced(model, target, root, in_helper=in_helper, ladder=ladder)
             assert glance.decided
             line = glance.answer()
             assert (line is None) == (target > truth), (model.rules, model.deck, root, target)
@@ -528,6 +535,45 @@ def test_the_anchored_glance_is_kept_from_one_attempt_at_a_question_to_the_next(
     assert first.anchors.whole == solving.ANCHORED_WHOLE and other.ends == ()
     told = solving._Rival().anchored(model, root, 30, line[:3], ((5, 5, 5, 5, 5, 5),))
     assert told is not None and told.anchors is not None and told.anchors.kept == () and told.ends == ((5, 5, 5, 5, 5, 5),)
+
+
+def test_the_glance_at_the_top_goes_on_in_place_of_a_whole_question_without_anchors(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 5 players, Avalanche, round-robin 8329: no line scores 30 (Glucose on the ladder refutes it after
+    # about 47,000 conflicts, seconds). The glance at the top, on the ladder as `_Glances` makes it
+    # (no endings), is handed to the model's first question. Along a line too short for an anchor,
+    # the anchored glance would only ask that same question from scratch: the glance at the top takes
+    # its place (kept for the next attempts), not the second configuration's, and with CP-SAT and
+    # CaDiCaL never answering, its refutation decides the question.
+    model = Deal.of(FIVE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(8329))
+    root = model.start()
+    line = greedy_line(model, root)[0][:3]
+
+    def never(question: sat.Question, racer: object) -> None:
+        question._over.wait(question._seconds)
+
+    monkeypatch.setattr(sat.Question, "_race", never)
+    monkeypatch.setattr(sat.Question, "_race_clauses", never)
+    monkeypatch.setattr(solving, "RACE", True)
+    top = Glance(model, 30, root, lead=solving.GLANCE_LEAD, ladder=True)
+    top.start()
+    rival = solving._Rival()
+    question = solving._ask(model, root, 30, None, line, rival=rival, glance=top)
+    assert not question.glancing and rival.anchored(model, root, 30, line) is top
+    assert question.done.wait(60) and question.proven and question.answer() is None
+    assert top.decided and top.answer() is None
+    rival.stop()
+    # Not on the same encoding, or with an anchor to ask first, the glance at the top is not taken.
+    made = solving._anchored(model, root, 30, line)
+    anchored = solving._anchored(model, root, 29, greedy_line(model, root)[0])
+    assert made is not None and anchored is not None and anchored.anchors is not None and anchored.anchors.kept
+    running = Glance(model, 30, root, ladder=False)
+    running.start()
+    assert not solving._whole_only(made, running)
+    running.stop()
+    at29 = Glance(model, 29, root, ladder=True)
+    at29.start()
+    assert not solving._whole_only(anchored, at29)
+    at29.stop()
 
 
 def glances_alone(monkeypatch: pytest.MonkeyPatch) -> list[Glance]:
