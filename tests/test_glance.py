@@ -243,6 +243,12 @@ def _glance_in_a_fork() -> tuple[bool, bool, bool]:
     return decided, glance.in_helper, helping.start(wait=30) is not None
 
 
+def never_answers(question: sat.Question, racer: object) -> None:
+    """A racer of `question` (CP-SAT's or CaDiCaL's, monkeypatched) that never answers: it waits
+    until the question is over or its time is up."""
+    question._over.wait(question._seconds)
+
+
 def _glance_of_1494() -> tuple[Deal, int, Position]:
     model = Deal.of(FIVE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(1494))
     return model, 30, model.start()
@@ -409,11 +415,8 @@ def test_a_racing_question_takes_the_refutation_of_its_anchored_glance(monkeypat
     model = Deal.of(FIVE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(744))
     ends = ((5, 5, 5, 5, 5, 3),)
 
-    def never(question: sat.Question, racer: object) -> None:
-        question._over.wait(question._seconds)
-
-    monkeypatch.setattr(sat.Question, "_race", never)
-    monkeypatch.setattr(sat.Question, "_race_clauses", never)
+    monkeypatch.setattr(sat.Question, "_race", never_answers)
+    monkeypatch.setattr(sat.Question, "_race_clauses", never_answers)
     for floor in (None, 26):
         anchored = Glance(model, 28, model.start(), ends, anchors=Anchors((), (), 0, whole=True))
         question = sat.Question(
@@ -443,10 +446,7 @@ def test_a_racing_question_takes_the_line_of_its_anchored_glance(monkeypatch: py
     # that begins as the greedy line does, and wins.
     model, target, root = _glance_of_1494()
 
-    def never(question: sat.Question, solver: object) -> None:
-        question._over.wait(question._seconds)
-
-    monkeypatch.setattr(sat.Question, "_race", never)
+    monkeypatch.setattr(sat.Question, "_race", never_answers)
     alone = sat.Question(model, target, 2.0, race=True)
     alone.run()
     assert not alone.proven
@@ -548,11 +548,8 @@ def test_the_glance_at_the_top_goes_on_in_place_of_a_whole_question_without_anch
     root = model.start()
     line = greedy_line(model, root)[0][:3]
 
-    def never(question: sat.Question, racer: object) -> None:
-        question._over.wait(question._seconds)
-
-    monkeypatch.setattr(sat.Question, "_race", never)
-    monkeypatch.setattr(sat.Question, "_race_clauses", never)
+    monkeypatch.setattr(sat.Question, "_race", never_answers)
+    monkeypatch.setattr(sat.Question, "_race_clauses", never_answers)
     monkeypatch.setattr(solving, "RACE", True)
     top = Glance(model, 30, root, lead=solving.GLANCE_LEAD, ladder=True)
     top.start()
