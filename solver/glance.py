@@ -13,7 +13,7 @@ process runs in a thread: PySAT's Glucose lets go of the interpreter lock while 
 question with the clue tokens as a ladder (`ladder`, `solver.clauses.build`): the solver's glance at
 the top does where it has no endings to be told (see `solver.solve.TOP_LADDER`).
 
-An anchored glance (`anchors`) looks only for a line: one that begins as the best line found does.
+An anchored glance (`anchors`) looks first for a line that begins as the best line found does.
 It asks the question from the position after the line's first k moves, for a few k from the most
 down, each with a budget of conflicts, and stops at the first line found. A narrow win that the
 question from the deal takes every solver a minute to find is often found in a second from a few
