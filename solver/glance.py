@@ -22,7 +22,7 @@ Avalanche, round-robin 8071, along a 29 of 66 moves: Glucose refutes k = 17 and 
 finds a 30 from k = 9 in 0.8 s; CaDiCaL takes 42 s from the deal). Its anchors prove nothing when
 they find no line: a line from k moves in exists for every k up to some number, and the best line's
 first move may be the wrong one. So the solver's anchored glance then asks the whole question
-(`Anchors.whole`), with the clue tokens as a ladder (`solver.clauses.build`): CaDiCaL races on the
+(`Anchors.whole`), on the ladder encoding (`ladder`, `solver.clauses.build`): CaDiCaL races on the
 solver's encoding meanwhile, and the two fail on different deals (see `solver.solve.ANCHORED_JOINS`)."""
 
 from __future__ import annotations
@@ -48,8 +48,8 @@ class Anchors:
     """An anchored glance's work (`Work.run`): the best `line` found, the numbers of its first moves
     to keep (`kept`, from the most down), and the `conflicts` each anchored question is given
     (Glucose's budget: the same on a busy machine as on an idle one). `whole`: then the question
-    itself, from the glance's root and told its endings, with the clue tokens as a ladder
-    (`solver.clauses.build`) and no budget: its answer decides the glance either way."""
+    itself, from the glance's root, told its endings and on its encoding (`Glance`'s `ladder`), with
+    no budget: its answer decides the glance either way."""
 
     line: tuple[Move, ...]
     kept: tuple[int, ...]
@@ -117,7 +117,7 @@ class Work:
                 return True, list(line[:anchor]) + found
         if not self.anchors.whole:
             return False, None
-        return self._solve(self.root, self.ends, None, ladder=True)
+        return self._solve(self.root, self.ends, None, self.ladder)
 
     def _solve(
         self, root: Position, ends: Sequence[Heights], conflicts: int | None, ladder: bool = False
@@ -174,7 +174,8 @@ class Work:
 class Glance:
     """Glucose on "a line from `root` scoring at least `target`" (or told `ends`: "a line whose
     fireworks end at one of these heights"; standard rules, see `glances`; `ladder`: the clue tokens
-    as a ladder in that question, `solver.clauses.build`), solving from `start` until it decides or
+    as a ladder in that question, asked alone or after `anchors`, whose anchored questions keep the
+    nine values: `solver.clauses.build`), solving from `start` until it decides or
     is stopped, in the helper process (`solver.helper`) once it is ready and in a daemon thread
     until then; `done` is set when it has finished either way. With a `lead` (a
     number of conflicts), `led` is set once it has spent them undecided (it goes on), or finished:

@@ -1015,15 +1015,17 @@ def _anchored(model: Deal, root: Position, target: int, line: list[Move], height
     anchors = anchors_of(model, root, target, line)
     if not (anchors or ANCHORED_WHOLE) or not glances(model):
         return None
-    return Glance(model, target, root, heights, anchors=Anchors(tuple(line), anchors, ANCHOR_CONFLICTS, ANCHORED_WHOLE))
+    whole = Anchors(tuple(line), anchors, ANCHOR_CONFLICTS, ANCHORED_WHOLE)
+    return Glance(model, target, root, heights, anchors=whole, ladder=True)
 
 
 def _whole_only(anchored: Glance, glance: Glance) -> bool:
     """Is `anchored` only the whole question (no anchor), which `glance` (Glucose's glance at the
     top, still running) is already asking on the same encoding?"""
     anchors = anchored.anchors
-    same = (glance.target, glance.ends, glance.root) == (anchored.target, anchored.ends, anchored.root)
-    return anchors is not None and anchors.whole and not anchors.kept and glance.ladder and same and not glance.done.is_set()
+    question = (glance.target, glance.ends, glance.root, glance.ladder)
+    same = question == (anchored.target, anchored.ends, anchored.root, anchored.ladder)
+    return anchors is not None and anchors.whole and not anchors.kept and same and not glance.done.is_set()
 
 
 def anchors_of(model: Deal, root: Position, target: int, line: Sequence[Move]) -> tuple[int, ...]:

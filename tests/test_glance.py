@@ -392,7 +392,7 @@ def test_an_anchored_glance_asked_the_whole_question_last_always_decides(in_help
         for target in (truth, truth + 1):
             if target > model.rules.max_score:
                 continue
-            glance = Glance(model, target, root, helper=in_helper, anchors=anchors)
+            glance = Glance(model, target, root, helper=in_helper, anchors=anchors, ladder=True)
             glance.start()
             assert glance.in_helper == in_helper
             glance.done.wait()
@@ -418,7 +418,7 @@ def test_a_racing_question_takes_the_refutation_of_its_anchored_glance(monkeypat
     monkeypatch.setattr(sat.Question, "_race", never_answers)
     monkeypatch.setattr(sat.Question, "_race_clauses", never_answers)
     for floor in (None, 26):
-        anchored = Glance(model, 28, model.start(), ends, anchors=Anchors((), (), 0, whole=True))
+        anchored = Glance(model, 28, model.start(), ends, anchors=Anchors((), (), 0, whole=True), ladder=True)
         question = sat.Question(
             model,
             28,
@@ -532,7 +532,7 @@ def test_the_anchored_glance_is_kept_from_one_attempt_at_a_question_to_the_next(
     assert other.done.is_set()
     # The solver's anchored glance asks the whole question last, told the endings it was given; a
     # line too short for an anchor leaves it only that.
-    assert first.anchors.whole == solving.ANCHORED_WHOLE and other.ends == ()
+    assert first.anchors.whole == solving.ANCHORED_WHOLE and first.ladder and other.ends == ()
     told = solving._Rival().anchored(model, root, 30, line[:3], ((5, 5, 5, 5, 5, 5),))
     assert told is not None and told.anchors is not None and told.anchors.kept == () and told.ends == ((5, 5, 5, 5, 5, 5),)
 
