@@ -391,13 +391,11 @@ class Question:
         with self._lock:
             if self._status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
                 return
-            if found is None and self.floor is not None:
-                self.target_refuted = True  # (as CaDiCaL's: the question below the target is left undecided)
-            elif found is None:
-                self._status = cp_model.INFEASIBLE
+            if found is None:
+                self._refuted()
             else:
                 self._glanced, self._status = found, cp_model.OPTIMAL
-            self._decided.set()
+                self._decided.set()
 
     def _race_clauses(self, start: Callable[[], Rival]) -> None:
         """CaDiCaL racing, once the other configuration has done its work undecided (at once if it does
@@ -416,13 +414,23 @@ class Question:
         with self._lock:
             if found is None or self._status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
                 return
-            if found is False and self.floor is not None:
-                self.target_refuted = True  # the question below the target is left undecided
-            elif found is False:
-                self._status = cp_model.INFEASIBLE
+            if found is False:
+                self._refuted()
             else:
                 self._status, self._true = cp_model.OPTIMAL, found  # a line reaching the target: the best
-            self._decided.set()
+                self._decided.set()
+
+    def _refuted(self) -> None:
+        """A rival's proof that no line reaches the target (CaDiCaL's or the anchored glance's; the
+        lock held): the question's answer, or with a floor, the target out of reach and the question
+        below it left undecided (`target_refuted`). Either way the racers stop."""
+        from ortools.sat.python import cp_model
+
+        if self.floor is not None:
+            self.target_refuted = True
+        else:
+            self._status = cp_model.INFEASIBLE
+        self._decided.set()
 
     @property
     def glancing(self) -> bool:
