@@ -916,9 +916,10 @@ def _ask(
     Glucose's anchored glance (`_anchored`), which looks for a line reaching `target` that begins as
     `line` does, then asks the whole question on the ladder encoding (a refutation of its own counts as
     CaDiCaL's; with no anchor, the glance at the top goes on in its place where it is asking that very
-    question: `TOP_LADDER`), races too: from `ANCHORED_JOINS` seconds into the first attempt, and like CaDiCaL's
-    run it goes on from one attempt to the next until the question changes (`rival`). The caller's
-    `stop` ends the search's wait for the pair at once."""
+    question: `TOP_LADDER`, and CP-SAT's first configuration yields to it at once: `ADOPTED_ALONE`),
+    races too: from `ANCHORED_JOINS` seconds into the first attempt, and like CaDiCaL's run it goes on
+    from one attempt to the next until the question changes (`rival`). The caller's `stop` ends the
+    search's wait for the pair at once."""
     seconds = MODEL_TIME * 2**attempt
     if deadline is not None:
         seconds = min(seconds, deadline - time.perf_counter())
@@ -931,6 +932,9 @@ def _ask(
         rival.adopt(target, glance)  # (the glance at the top is that whole question: it goes on in its place)
         anchored, glance = glance, None
     first_for = FIRST_YIELDS if attempt == 0 else None
+    adopted = anchored is not None and anchored.anchors is None  # (only the glance at the top has none)
+    if adopted and ADOPTED_ALONE and floor is None and starter is not None:
+        first_for = 0.0  # (the adopted glance has a core, the second configuration then CaDiCaL the other)
     rivals_race = starter is not None and anchored is not None and anchored.started and not anchored.done.is_set()
     if attempt and floor is None and rivals_race and not MODEL_AGAIN:
         first_for = 0.0  # (CaDiCaL and the anchored glance race on, a core each)
@@ -996,6 +1000,13 @@ ANCHORED_WHOLE = True
 # (5p round-robin 8240 5.7 -> 2.8 s, per seat 3239 2.4 -> 1.7 s), mid 47.6 -> 50.8 s (4p per seat 301,
 # whose glance is told endings, 2.4 -> 3.4 s); not taken.
 TOP_LADDER = True
+# Where the glance at the top was adopted, CP-SAT's first configuration yields at once (no floor, CaDiCaL
+# racing): three solvers on two cores gave the glance two thirds of one (5p round-robin 8329: Glucose
+# alone refutes 30 in 2.2-3.0 s, in the portfolio 3.1-4.8 s). Alternating deal by deal, on a slow
+# afternoon: the 26 slow deals 134.6 -> 137.4 s in all, the median of the per-deal ratios 1.023 (8329
+# 4.8 -> 3.5 s; the others within noise: 4p per seat 3236, 2.5 -> 4.6 s, is decided by the glance on
+# the nine values just past its lead, or not, whichever runs); the 106 mid deals 58.5 -> 59.7 s, 1.004.
+ADOPTED_ALONE = True
 # The anchors: the best line's first quarter of moves, then 4 fewer each time down to one, each given
 # 100,000 conflicts (Glucose: 3-6 s alone on these questions; a budget, not seconds, so that a busy
 # machine gets the same answers). Along the best line after 3 s of the solver, the longest anchor with

@@ -556,6 +556,7 @@ def test_the_glance_at_the_top_goes_on_in_place_of_a_whole_question_without_anch
     rival = solving._Rival()
     question = solving._ask(model, root, 30, None, line, rival=rival, glance=top)
     assert not question.glancing and rival.anchored(model, root, 30, line) is top
+    assert question.racing and question._solver.parameters.max_deterministic_time == 0  # (CP-SAT's first yields: `ADOPTED_ALONE`)
     assert question.done.wait(60) and question.proven and question.answer() is None
     assert top.decided and top.answer() is None
     rival.stop()
