@@ -574,6 +574,38 @@ def test_the_glance_at_the_top_goes_on_in_place_of_a_whole_question_without_anch
     at29.stop()
 
 
+def test_a_whole_question_stopped_undecided_goes_on_in_the_next_glance_at_it() -> None:
+    # 5 players, Avalanche, round-robin 8329: Glucose on the ladder refutes 30 after about 47,000
+    # conflicts. A glance at that whole question, stopped once it has spent a lead of 2,000, keeps its
+    # Glucose (`glance._Parked`); a glance at another question (30 on the nine values) lets it go and
+    # keeps its own when stopped; the next glance at the first question (a lead of 1,000) starts from
+    # scratch, is stopped and kept in turn; and an anchored glance with no anchor, asking that question
+    # last, goes on from it: resumed, it refutes 30.
+    model = Deal.of(FIVE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(8329))
+    root = model.start()
+
+    def stopped_after_lead(ladder: bool, lead: int) -> Glance:
+        glance = Glance(model, 30, root, helper=False, lead=lead, ladder=ladder)
+        glance.start()
+        assert glance.led.wait(60) and not glance.done.is_set()
+        glance.stop()
+        assert not glance.decided
+        return glance
+
+    first = stopped_after_lead(True, 2_000)
+    assert not first._work.resumed
+    kept = glancing._parked._kept
+    assert kept is not None and kept[1].accum_stats()["conflicts"] >= 2_000
+    other = stopped_after_lead(False, 1_000)
+    assert not other._work.resumed and glancing._parked._kept is not None and glancing._parked._kept[0][-1] is False
+    again = stopped_after_lead(True, 1_000)
+    assert not again._work.resumed
+    whole = Glance(model, 30, root, helper=False, anchors=Anchors((), (), 0, True), ladder=True)
+    whole.start()
+    assert whole.done.wait(120) and whole.decided and whole.answer() is None
+    assert whole._work.resumed and glancing._parked._kept is None
+
+
 def glances_alone(monkeypatch: pytest.MonkeyPatch) -> list[Glance]:
     """The model never joins nor answers: the glances (the first once the search has spent 1,000
     positions on the deal, on two cores) are the solver's only help. Returns the list of the glances started, in order."""
