@@ -144,6 +144,7 @@ class Work:
         self.resumed = parked is not None
         if parked is not None:
             solver, encoding = parked
+            solver.clear_interrupt()  # (its glance's stop may have been heard again while it was kept)
         else:
             try:
                 encoding = build(self.deal, self.target, root, ends, self.stopping.is_set, ladder=ladder)
@@ -173,7 +174,6 @@ class Work:
                 found = solver.solve_limited(expect_interrupt=True)
             if found is None:  # (interrupted, or out of conflicts)
                 if whole:
-                    solver.clear_interrupt()
                     solver.conf_budget(-1)
                     kept = _parked.keep(question, solver, encoding)
                 return False, None
