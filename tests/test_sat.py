@@ -20,7 +20,7 @@ from solver.bounds import Bound
 from solver.brute import best_score
 from solver.clauses import Rival
 from solver.endings import Heights, open_endings
-from solver.glance import Glance
+from solver.glance import Anchors, Glance
 from solver.greedy import greedy_line
 from solver.model import ANNOUNCE, ONGOING, TRASH, Deal, Move, Position, Rules
 from solver.search import OutOfBudget
@@ -449,10 +449,12 @@ def test_a_model_out_of_time_is_asked_again_with_another_seed(monkeypatch: pytes
 
 
 class FakeGlance:
-    """Stands in for Glucose's anchored glance: started or not, running or done."""
+    """Stands in for Glucose's anchored glance: started or not, running or done; `adopted`: the glance
+    at the top in its place (no anchors: `solve._Rival.adopt`)."""
 
-    def __init__(self, started: bool, done: bool) -> None:
+    def __init__(self, started: bool, done: bool, adopted: bool = False) -> None:
         self.started, self.done = started, threading.Event()
+        self.anchors = None if adopted else Anchors((), (1,), 0, True)
         if done:
             self.done.set()
 
@@ -461,17 +463,19 @@ class FakeGlance:
 
 
 @pytest.mark.parametrize(
-    ("attempt", "best", "started", "done", "first"),
+    ("attempt", "best", "started", "done", "first", "adopted"),
     [
-        (0, None, True, False, solving.FIRST_YIELDS),  # the first attempt: CP-SAT's share, then the rivals'
-        (2, None, True, False, 0.0),  # CaDiCaL and the anchored glance racing: CP-SAT stops at once
-        (2, None, False, False, None),  # the glance not started (an attempt too short to start it)
-        (2, None, True, True, None),  # the glance done (its anchors refuted): CP-SAT takes its core
-        (1, 25, True, False, None),  # a floor (the best score above 25): a question only CP-SAT asks
+        (0, None, True, False, solving.FIRST_YIELDS, False),  # the first attempt: CP-SAT's share, then the rivals'
+        (2, None, True, False, 0.0, False),  # CaDiCaL and the anchored glance racing: CP-SAT stops at once
+        (2, None, False, False, None, False),  # the glance not started (an attempt too short to start it)
+        (2, None, True, True, None, False),  # the glance done (its anchors refuted): CP-SAT takes its core
+        (1, 25, True, False, None, False),  # a floor (the best score above 25): a question only CP-SAT asks
+        (0, None, True, False, 0.0, True),  # the glance at the top adopted: CP-SAT yields at once (`ADOPTED_ALONE`)
+        (1, 25, True, False, None, True),  # but not where a floor is asked
     ],
 )
 def test_the_later_attempts_leave_the_cores_to_cadical_and_the_anchored_glance(
-    monkeypatch: pytest.MonkeyPatch, attempt: int, best: int | None, started: bool, done: bool, first: float | None
+    monkeypatch: pytest.MonkeyPatch, attempt: int, best: int | None, started: bool, done: bool, first: float | None, adopted: bool
 ) -> None:
     # In the attempts at a question after the first, CP-SAT (a new seed) decided none of the slow
     # deals, while CaDiCaL's run and the anchored glance, which go on from one attempt to the next,
@@ -479,7 +483,7 @@ def test_the_later_attempts_leave_the_cores_to_cadical_and_the_anchored_glance(
     asked = Asked(set(), real=False)
     stand_in(monkeypatch, asked)
     monkeypatch.setattr(solving, "RACE", True)
-    monkeypatch.setattr(solving, "_anchored", lambda *_: FakeGlance(started, done))
+    monkeypatch.setattr(solving, "_anchored", lambda *_: FakeGlance(started, done, adopted))
     model = Deal.of(FIVE_AVALANCHE, Variant.AVALANCHE.shuffled_deck(8329))
     rival = solving._Rival()
     line = greedy_line(model, model.start())[0]
