@@ -25,7 +25,8 @@ first move may be the wrong one. So the solver's anchored glance then asks the w
 (`Anchors.whole`), on the ladder encoding (`ladder`, `solver.clauses.build`): CaDiCaL races on the
 solver's encoding meanwhile, and the two fail on different deals (see `solver.solve.ANCHORED_JOINS`).
 Where the glance at the top asked that very question and was stopped after its lead, the whole
-question goes on from where it stopped, with all it learnt (`_Parked`)."""
+question goes on from where it stopped, with all it learnt (`_Parked`): in the process that kept it
+(a thread of the solver's own, where the glance at the top was its first and ran there)."""
 
 from __future__ import annotations
 
@@ -46,7 +47,9 @@ SOLVER = "glucose42"
 # Is a whole question's Glucose, stopped undecided, kept for the next glance at it (`_Parked`)? On the 26
 # slow deals, alternating deal by deal: 142.9 -> 139.5 s in all (5p round-robin 8240 8.9 -> 5.9 s, the
 # others within noise); the 106 mid deals 63.4 -> 64.6 s, the median of the per-deal ratios 1.020 (noise:
-# none of them asks a whole question twice).
+# none of them asks a whole question twice). A cold `hanabi solve` keeps it in its own process (its first
+# glance runs in a thread), where the anchored glance then runs too: 8240 8.6 -> 5.9 s; the 8071s of 3p
+# and 4p, whose anchors win, 4.9-13.7 s either way.
 PARK = True
 
 
@@ -127,6 +130,10 @@ class Work:
             return False, None
         return self._solve(self.root, self.ends, None, self.ladder)
 
+    def question(self, root: Position, ends: Sequence[Heights], ladder: bool) -> tuple[object, ...]:
+        """What tells one whole question from another (see `_Parked`)."""
+        return (self.deal.rules, self.deal.deck, self.deal.deal_seats, root, self.target, tuple(ends), ladder)
+
     def _solve(
         self, root: Position, ends: Sequence[Heights], conflicts: int | None, ladder: bool = False
     ) -> tuple[bool, list[Move] | None]:
@@ -138,7 +145,7 @@ class Work:
 
         from solver.clauses import Stopped, build
 
-        question = (self.deal.rules, self.deal.deck, self.deal.deal_seats, root, self.target, tuple(ends), ladder)
+        question = self.question(root, ends, ladder)
         whole = conflicts is None and PARK
         parked = _parked.take(question) if whole else None
         self.resumed = parked is not None
@@ -213,6 +220,20 @@ class _Parked:
             old[1].delete()
         return True
 
+    def has(self, question: tuple[object, ...]) -> bool:
+        """Is a solver kept for `question`?"""
+        with self._lock:
+            return self._kept is not None and self._kept[0] == question
+
+    def drop_other(self, question: tuple[object, ...]) -> None:
+        """Delete the solver kept, if it is for another question than `question`."""
+        with self._lock:
+            kept = self._kept
+            if kept is None or kept[0] == question:
+                return
+            self._kept = None
+        kept[1].delete()
+
     def take(self, question: tuple[object, ...]) -> tuple[Any, Encoding] | None:
         """The solver kept for `question`, if any; either way none is kept any more (one kept for
         another question is deleted: a glance at another whole question means that one is over)."""
@@ -273,10 +294,14 @@ class Glance:
         if self._work.stopping.is_set():  # (stopped before it started)
             self.finish(False, None)
             return
-        process = helping.start() if self._helper else None
+        # (a whole question kept in this process, not the helper's: the first glance ran in a thread)
+        question = self._work.question(self.root, self.ends, self.ladder)
+        kept_here = self.anchors is not None and self.anchors.whole and _parked.has(question)
+        process = helping.start() if self._helper and not kept_here else None
         key = None if process is None else process.submit(self)
         if process is not None and key is not None:
             self._process, self._key = process, key
+            _parked.drop_other(question)  # (one kept here for another question is over)
         else:
             self._thread = threading.Thread(target=self._run, daemon=True)
             self._thread.start()

@@ -580,7 +580,8 @@ def test_a_whole_question_stopped_undecided_goes_on_in_the_next_glance_at_it() -
     # Glucose (`glance._Parked`); a glance at another question (30 on the nine values) lets it go and
     # keeps its own when stopped; the next glance at the first question (a lead of 1,000) starts from
     # scratch, is stopped and kept in turn; and an anchored glance with no anchor, asking that question
-    # last, goes on from it: resumed, it refutes 30.
+    # last, goes on from it: resumed, it refutes 30. It runs in this process (the helper ready or not),
+    # where the solver is kept.
     model = Deal.of(FIVE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(8329))
     root = model.start()
 
@@ -600,10 +601,24 @@ def test_a_whole_question_stopped_undecided_goes_on_in_the_next_glance_at_it() -
     assert not other._work.resumed and glancing._parked._kept is not None and glancing._parked._kept[0][-1] is False
     again = stopped_after_lead(True, 1_000)
     assert not again._work.resumed
-    whole = Glance(model, 30, root, helper=False, anchors=Anchors((), (), 0, True), ladder=True)
+    assert helping.start(30.0) is not None
+    whole = Glance(model, 30, root, anchors=Anchors((), (), 0, True), ladder=True)
     whole.start()
+    assert not whole.in_helper
     assert whole.done.wait(120) and whole.decided and whole.answer() is None
     assert whole._work.resumed and glancing._parked._kept is None
+    # Nothing kept here, the same glance goes to the helper; a glance at another question going there
+    # lets go of the one kept here.
+    elsewhere = Glance(model, 30, root, anchors=Anchors((), (), 0, True), ladder=True)
+    elsewhere.start()
+    assert elsewhere.in_helper
+    elsewhere.stop()
+    stopped_after_lead(True, 1_000)
+    assert glancing._parked._kept is not None
+    at29 = Glance(model, 29, root, ladder=True)
+    at29.start()
+    assert at29.in_helper and glancing._parked._kept is None
+    at29.stop()
 
 
 def glances_alone(monkeypatch: pytest.MonkeyPatch) -> list[Glance]:
