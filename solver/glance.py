@@ -181,6 +181,8 @@ class Work:
                 found = solver.solve_limited(expect_interrupt=True)
             if found is None:  # (interrupted, or out of conflicts)
                 if whole:
+                    with self._lock:  # (no interrupt reaches it once kept: it may be deleted there)
+                        self._solver = None
                     solver.conf_budget(-1)
                     kept = _parked.keep(question, solver, encoding)
                 return False, None
