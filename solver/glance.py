@@ -158,10 +158,10 @@ class Work:
             except Stopped:
                 return False, None
             solver = Solver(name=SOLVER)
-        clauses = encoding.clauses
+        clauses = [] if parked is not None else encoding.clauses  # (a kept solver has them loaded)
         kept = False
         try:
-            for start in range(0, 0 if parked else len(clauses), LOAD):  # (in pieces: a stop is heard between them)
+            for start in range(0, len(clauses), LOAD):  # (in pieces: a stop is heard between them)
                 if self.stopping.is_set():
                     return False, None
                 solver.append_formula(clauses[start : start + LOAD])
@@ -184,7 +184,8 @@ class Work:
                     with self._lock:  # (no interrupt reaches it once kept: it may be deleted there)
                         self._solver = None
                     solver.conf_budget(-1)
-                    kept = _parked.keep(question, solver, encoding)
+                    _parked.keep(question, solver, encoding)
+                    kept = True
                 return False, None
             true = {lit for lit in solver.get_model() if lit > 0} if found else None
             return True, None if true is None else encoding.line(self.deal, root, true)
@@ -214,13 +215,12 @@ class _Parked:
         self._lock = threading.Lock()
         self._kept: tuple[tuple[object, ...], Any, Encoding] | None = None
 
-    def keep(self, question: tuple[object, ...], solver: Any, encoding: Encoding) -> bool:
-        """Keep `solver` (True), deleting the one kept before."""
+    def keep(self, question: tuple[object, ...], solver: Any, encoding: Encoding) -> None:
+        """Keep `solver`, deleting the one kept before."""
         with self._lock:
             old, self._kept = self._kept, (question, solver, encoding)
         if old is not None:
             old[1].delete()
-        return True
 
     def has(self, question: tuple[object, ...]) -> bool:
         """Is a solver kept for `question`?"""
@@ -297,16 +297,20 @@ class Glance:
             self.finish(False, None)
             return
         # (a whole question kept in this process, not the helper's: the first glance ran in a thread)
-        question = self._work.question(self.root, self.ends, self.ladder)
-        kept_here = self.anchors is not None and self.anchors.whole and _parked.has(question)
+        kept_here = self.anchors is not None and self.anchors.whole and _parked.has(self.question)
         process = helping.start() if self._helper and not kept_here else None
         key = None if process is None else process.submit(self)
         if process is not None and key is not None:
             self._process, self._key = process, key
-            _parked.drop_other(question)  # (one kept here for another question is over)
+            _parked.drop_other(self.question)  # (one kept here for another question is over)
         else:
             self._thread = threading.Thread(target=self._run, daemon=True)
             self._thread.start()
+
+    @property
+    def question(self) -> tuple[object, ...]:
+        """What tells its whole question from another (`Work.question`)."""
+        return self._work.question(self.root, self.ends, self.ladder)
 
     @property
     def started(self) -> bool:

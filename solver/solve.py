@@ -1034,8 +1034,7 @@ def _whole_only(anchored: Glance, glance: Glance) -> bool:
     """Is `anchored` only the whole question (no anchor), which `glance` (Glucose's glance at the
     top, still running) is already asking on the same encoding?"""
     anchors = anchored.anchors
-    question = (glance.target, glance.ends, glance.root, glance.ladder)
-    same = question == (anchored.target, anchored.ends, anchored.root, anchored.ladder)
+    same = glance.question == anchored.question
     return anchors is not None and anchors.whole and not anchors.kept and same and not glance.done.is_set()
 
 
