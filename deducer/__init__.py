@@ -1,4 +1,10 @@
-"""Hanabi game model: cards, rules engine, records and the knowledge tracker."""
+"""Hanabi game model: cards, rules engine, records and the knowledge tracker.
+
+The records (`GameRecord`, `replay`) are imported when first asked for: their schema needs pydantic,
+which a process that only plays or solves deals (the solver's helper, `hanabi solve`) need not load
+(`import deducer.cards` 0.23 -> 0.05 s)."""
+
+from typing import TYPE_CHECKING, Any
 
 from deducer.actions import Clue, Discard, Draw, Event, Hint, Move, Pass, Play, Terminate, parse_event
 from deducer.cards import Card, Suit, Variant
@@ -11,9 +17,11 @@ from deducer.errors import (
     RecordError,
 )
 from deducer.game import GameState, HandCard, Table
-from deducer.record import GameRecord, replay
 from deducer.rules import End, rating
 from deducer.settings import DealOrder, Ending, Settings, Stuck
+
+if TYPE_CHECKING:
+    from deducer.record import GameRecord, replay
 
 __all__ = [
     "Card",
@@ -47,3 +55,12 @@ __all__ = [
     "rating",
     "replay",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """`GameRecord` and `replay`, imported on first use (see the module)."""
+    if name in ("GameRecord", "replay"):
+        from deducer import record
+
+        return getattr(record, name)
+    raise AttributeError(f"module 'deducer' has no attribute {name!r}")

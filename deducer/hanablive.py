@@ -14,9 +14,10 @@ from typing import Any
 
 from deducer.actions import Clue, Discard, Draw, Event, Hint, Move, Play, Terminate
 from deducer.cards import Card, Suit, Variant
+from deducer.dealer import advance, deal
 from deducer.errors import HanabiError, RecordError
 from deducer.game import GameState
-from deducer.record import GameRecord, advance, deal, known_cards, replay
+from deducer.record import GameRecord, known_cards, replay
 from deducer.schema import HanabActionModel, HanabCardModel, HanabGameModel, HanabOptionsModel, validate
 from deducer.settings import DealOrder, Ending, Settings, Stuck
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 import random
 
 from deducer.actions import Action, Discard, Hint, Play
+from deducer.dealer import advance, deal
 from deducer.game import GameState
-from deducer.record import GameRecord, advance, deal
+from deducer.record import GameRecord
 from deducer.settings import Settings
 
 

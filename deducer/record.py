@@ -34,8 +34,9 @@ from deducer.actions import (
     resolve_seat,
 )
 from deducer.cards import Card, format_cards
+from deducer.dealer import deal
 from deducer.errors import HanabiError, RecordError
-from deducer.game import GameState, Table
+from deducer.game import GameState
 from deducer.schema import (
     DiscardModel,
     DrawModel,
@@ -253,43 +254,6 @@ def _event(item: EventModel, seats: Sequence[str]) -> Event:
     if isinstance(item, PassModel):
         return Pass(seat("pass", item.pass_))
     return Terminate(seat("end", item.end), item.code)
-
-
-def deal(state: GameState, deck: Sequence[Card | None], checked: bool = False) -> GameState:
-    """Deal the opening hands from `deck` (top first); `checked` as for `advance`."""
-    if checked and state.dealing and state.must_draw is not None:
-        return state.deal_checked(deck)  # in one step
-    table = Table(state)
-    while table.dealing and table.must_draw is not None:
-        _draw(table, table.must_draw, deck[table.drawn], checked)
-    return table.state()
-
-
-def advance(state: GameState, action: Event, deck: Sequence[Card | None], checked: bool = False) -> GameState:
-    """Apply `action`, then the draw it calls for, from a fully known `deck`. `checked`: the deck is
-    known to be the variant's full deck (as the solver checks it), so the engine does not count the
-    copies of each card drawn again."""
-    table = Table(state)
-    play_on(table, action, deck, checked)
-    return table.state()
-
-
-def play_on(table: Table, action: Event, deck: Sequence[Card | None], checked: bool = False) -> None:
-    """`advance`, in place on `table` (a run of actions on one table: the solver's replay of its lines)."""
-    following = deck[table.drawn] if table.drawn < len(deck) else None
-    if checked:
-        table.act_checked(action, following)  # with its draw, in one step
-    else:
-        table.apply(action)
-    if table.must_draw is not None:
-        _draw(table, table.must_draw, deck[table.drawn], checked)
-
-
-def _draw(table: Table, seat: int, card: Card | None, checked: bool) -> None:
-    if checked and card is not None:
-        table.draw_checked(card)
-    else:
-        table.apply(Draw(seat, card))
 
 
 def replay(record: GameRecord) -> list[GameState]:

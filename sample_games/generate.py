@@ -12,10 +12,11 @@ from pathlib import Path
 
 from deducer.actions import Event, Move
 from deducer.cards import Variant, format_cards
+from deducer.dealer import advance, deal
 from deducer.game import GameState
 from deducer.hanablive import export_game
 from deducer.playout import bot_action
-from deducer.record import GameRecord, advance, deal
+from deducer.record import GameRecord
 from deducer.settings import DealOrder, Ending, Settings
 
 HERE = Path(__file__).parent

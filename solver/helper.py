@@ -4,13 +4,13 @@ In a thread, a glance builds and loads its clauses (about 30 ms on 5p Avalanche)
 interpreter lock, so the search waits for it, and it for the search. The helper builds, loads and
 solves them in a process of its own, on the second core, while the search runs at full speed: a
 glance then costs the search the pickle of its question (about 8 KB). The helper is started by the
-first glance of a process (`start`), which runs in a thread as before (the helper takes 0.2 s to
-import PySAT); the glances after it are the helper's, one at a time, in the order asked. It is
-started as `python -m solver.helper` (neither fork, whose copied pages the search would pay for,
-nor forkserver, which imports the caller's `__main__` again), and ends when its parent does (its
-pipe closes). A glance that fails there is undecided; a helper that dies, or sends or is sent a
-message the other end cannot read, is given up (its glances undecided), and leaves the glances to
-threads again.
+first glance of a process (`start`), which runs in a thread as before (the helper takes 0.15-0.25 s
+to import PySAT and the clauses' modules; it loads no records, see `deducer`); the glances after it
+are the helper's, one at a time, in the order asked. It is started as `python -m solver.helper`
+(neither fork, whose copied pages the search would pay for, nor forkserver, which imports the
+caller's `__main__` again), and ends when its parent does (its pipe closes). A glance that fails
+there is undecided; a helper that dies, or sends or is sent a message the other end cannot read, is
+given up (its glances undecided), and leaves the glances to threads again.
 """
 
 from __future__ import annotations

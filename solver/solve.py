@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 from deducer.actions import Action, Clue, Discard, Hint, Pass, Play
 from deducer.cards import Card, Suit, Variant
+from deducer.dealer import deal, play_on
 from deducer.errors import HanabiError
 from deducer.game import GameState, HandCard, Table
-from deducer.record import deal, play_on
 from deducer.rules import End
 from deducer.settings import Ending, Settings
 from solver import sat
@@ -1166,7 +1166,7 @@ def to_actions(
 ) -> tuple[list[Action], GameState]:
     """The model's moves as engine actions (slots, hint targets and clues chosen to match), replayed
     through the engine from `state` (default: the opening deal), which refuses any illegal one; also
-    the engine's final state. `checked`: `deck` is known to be the variant's full deck (see `deducer.record.advance`)."""
+    the engine's final state. `checked`: `deck` is known to be the variant's full deck (see `deducer.dealer.advance`)."""
     table = Table(deal(GameState.new(settings), deck, checked) if state is None else state)  # the line, played in place
     suits = settings.variant.suits
     actions: list[Action] = []

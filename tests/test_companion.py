@@ -17,11 +17,12 @@ from typer.testing import CliRunner
 from deducer.actions import DEFAULT_SEATS, Discard, Draw, Event, Hint, Pass, Play
 from deducer.cards import Card
 from deducer.complete import unknown_positions
+from deducer.dealer import advance, deal
 from deducer.game import GameState
 from deducer.hanablive import export_game
 from deducer.loader import load_game
 from deducer.playout import bot_action
-from deducer.record import GameRecord, advance, deal, event_to_json
+from deducer.record import GameRecord, event_to_json
 from deducer.settings import Ending, Settings, Stuck
 from deducer.tracker import Tracker
 from hanabi.main import app as cli

@@ -7,8 +7,9 @@ import random
 import pytest
 
 from deducer import Ending, Settings, Variant
+from deducer.dealer import advance
 from deducer.playout import playout
-from deducer.record import advance, turn_states
+from deducer.record import turn_states
 from solver.brute import Brute
 from solver.model import Deal, Position
 from solver.solve import SolverError, best_line, solve, solve_from

@@ -7,9 +7,10 @@ import random
 from collections import Counter
 
 from deducer import Ending, GameRecord, GameState, Settings, Stuck, Variant
+from deducer.dealer import advance, deal
 from deducer.hanablive import export_game, import_game
 from deducer.playout import bot_action
-from deducer.record import advance, deal, replay
+from deducer.record import replay
 from deducer.settings import DealOrder
 from tests.helpers import random_settings
 

@@ -20,8 +20,8 @@ from deducer import (
 )
 from deducer.actions import Action, Discard, Draw, Hint, Pass, parse_event
 from deducer.cards import Card, Suit
+from deducer.dealer import advance, deal
 from deducer.game import GameState, Table
-from deducer.record import advance, deal
 from deducer.rules import rating
 from tests.helpers import dealt, full_deck, run
 

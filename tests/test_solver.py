@@ -9,7 +9,7 @@ import pytest
 
 from deducer import Card, Ending, GameState, Settings, Stuck, Variant
 from deducer.cards import format_cards, parse_cards
-from deducer.record import advance, deal
+from deducer.dealer import advance, deal
 from solver import greedy
 from solver import solve as solving
 from solver.bounds import Bound
