@@ -20,7 +20,7 @@ def loaded_after(statement: str) -> set[str]:
 @pytest.mark.parametrize(
     "statement",
     [
-        "import solver.solve",  # the library's entry point (`hanabi solve`, `bench_*`)
+        "import solver.solve",  # the library's entry point, as a program calling `solve` imports it
         "from solver.glance import Work; Work.prepare()",  # what the helper process imports before it is ready
         "from deducer import Card, GameState, Settings, Variant",  # the game model without its records
     ],
