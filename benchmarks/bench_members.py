@@ -2,7 +2,7 @@
 
     python benchmarks/bench_members.py [--players 3 4 5] [--count 200] [--first 0] [--limit 20]
                                        [--variant avalanche] [--deal both] [--set mid|slow] [--seeds 1]
-                                       [--ladder]
+                                       [--ladder] [--kissat] [--only MEMBER ...]
 
 Most deals never reach the model (the bounds, greedy lines and the search decide them in
 milliseconds); the portfolio's time is spent on those that do. For each seeded deal (standard rules)
@@ -20,13 +20,20 @@ reference SAT encoding has them (`solver.clauses.build(..., ladder=True)`), not 
 
     cadical-ladder, glucose-ladder
 
+and with `--kissat`, Kissat in a child process as CaDiCaL is, on both encodings (with three players,
+Kissat on the ladder is the solver's rival: `solver.clauses.RIVALS`):
+
+    kissat, kissat-ladder
+
+`--only` keeps the members named (e.g. `--only cadical kissat-ladder`).
+
 Each time includes the member's own build (CP-SAT's model: some 0.4 s; the clauses: some 30 ms).
 Prints a row per question (seconds, or - when undecided within `--limit`), then per member the sum
 (undecided counted as the limit), the median, and how many took over 1, 2 and 10 s. Use it to choose
 the portfolio's schedule from data rather than from the few deals one happens to look at: member
 times are heavy-tailed and vary from deal to deal by 100x, and the members fail on different deals.
 
-`--set mid|slow` takes the deals of `bench_hard.py`'s set instead of seeded ones. `--seeds N` runs
+`--set mid|slow` takes the deals of `bench_hard.py`'s set instead of seeded ones (those of `--players`). `--seeds N` runs
 each CP-SAT configuration with seeds 1 to N (a column each: `cp-sat/2` is seed 2): CP-SAT's time on
 a question varies severalfold with its seed, which is why the model's later attempts change it.
 """
@@ -51,6 +58,7 @@ from solver.model import Deal, Move, Position
 
 MEMBERS = ("cp-sat", "cp-sat-nolp", "cadical", "glucose")
 LADDERS = ("cadical-ladder", "glucose-ladder")  # (`--ladder`)
+KISSAT = ("kissat", "kissat-ladder")  # (`--kissat`)
 CP_SAT = MEMBERS[:2]  # the members with a seed (see `--seeds`)
 
 
@@ -94,8 +102,8 @@ def _cp_sat(deal: Deal, asked: _Asked, limit: float, relaxation: bool, seed: int
     return question.proven
 
 
-def _cadical(deal: Deal, asked: _Asked, limit: float, ladder: bool) -> bool:
-    run = cadical.Run(clauses.build(deal, asked.target, asked.root, asked.heights, ladder=ladder).clauses, limit)
+def _cadical(deal: Deal, asked: _Asked, limit: float, ladder: bool, solver: str = cadical.SOLVER) -> bool:
+    run = cadical.Run(clauses.build(deal, asked.target, asked.root, asked.heights, ladder=ladder).clauses, limit, solver)
     try:
         return run.wait(limit + 1) is not None
     finally:
@@ -126,6 +134,8 @@ def timed(member: str, deal: Deal, asked: _Asked, limit: float) -> float | None:
         "glucose": lambda: _glucose(deal, asked, limit, False),
         "cadical-ladder": lambda: _cadical(deal, asked, limit, True),
         "glucose-ladder": lambda: _glucose(deal, asked, limit, True),
+        "kissat": lambda: _cadical(deal, asked, limit, False, "kissat404"),
+        "kissat-ladder": lambda: _cadical(deal, asked, limit, True, "kissat404"),
     }
     begin = time.perf_counter()
     decided = runs[name]()
@@ -153,10 +163,14 @@ def main() -> None:
     parser.add_argument("--set", choices=sorted(SETS), default=None, help="bench_hard.py's deals instead of seeded ones")
     parser.add_argument("--seeds", type=int, default=1, help="run each CP-SAT configuration with seeds 1 to N")
     parser.add_argument("--ladder", action="store_true", help="also each SAT solver on the clue tokens as a ladder")
+    parser.add_argument("--kissat", action="store_true", help="also Kissat (in a child process) on both encodings")
+    parser.add_argument("--only", nargs="+", default=None, help="only these members (e.g. cadical kissat-ladder)")
     args = parser.parse_args()
     members = [f"{name}/{seed}" if seed > 1 else name for name in CP_SAT for seed in range(1, args.seeds + 1)]
     members += [name for name in MEMBERS if name not in CP_SAT]
     members += list(LADDERS) if args.ladder else []
+    members += list(KISSAT) if args.kissat else []
+    members = [member for member in members if args.only is None or member in args.only]
     width = max(11, *(len(member) for member in members))
     print(f"{'deal':24} {'target':>6} " + " ".join(f"{member:>{width}}" for member in members), flush=True)
     results: dict[str, list[float | None]] = {member: [] for member in members}
@@ -170,10 +184,10 @@ def main() -> None:
             results[member].append(seconds)
         cells = " ".join(f"{'-':>{width}}" if row[m] is None else f"{row[m]:{width}.2f}" for m in members)
         print(f"{settings.players}p {settings.deal.value:12} {seed:6}   {asked.target:4} {cells}", flush=True)
-    if not results["cp-sat"]:
+    if not results[members[0]]:
         print("no deal reached the model")
         return
-    print(f"\n{len(results['cp-sat'])} questions, {args.limit:g} s each at most")
+    print(f"\n{len(results[members[0]])} questions, {args.limit:g} s each at most")
     for member in members:
         print(_summary(member, results[member], args.limit))
 
@@ -181,7 +195,7 @@ def main() -> None:
 def _deals(args: argparse.Namespace) -> list[tuple[Settings, int]]:
     """The deals asked for: `bench_hard.py`'s set, or the seeded ones of each table size and deal order."""
     if args.set is not None:
-        return deals(SETS[args.set])
+        return [(settings, seed) for settings, seed in deals(SETS[args.set]) if settings.players in args.players]
     orders = [DealOrder.ROUND_ROBIN, DealOrder.PER_SEAT] if args.deal == "both" else [DealOrder(args.deal)]
     variant = Variant(args.variant)
     return [

@@ -1,4 +1,5 @@
-"""CaDiCaL (through PySAT) on a set of clauses, in a process of its own.
+"""CaDiCaL (through PySAT) on a set of clauses, in a process of its own (or another of PySAT's solvers:
+Kissat, `solver.clauses.RIVALS`).
 
 PySAT holds the interpreter lock while it solves: in a thread it would stop the search and CP-SAT's
 bookkeeping. In a child process it runs beside them, and stopping it is killing it. The clauses go
@@ -29,11 +30,12 @@ class Run:
     """One solve in a child process, started at once; its answer is awaited (`wait`) from any thread,
     by any number of them, and it is stopped (`stop`) from any other."""
 
-    def __init__(self, clauses: list[list[int]], seconds: float | None = None) -> None:
+    def __init__(self, clauses: list[list[int]], seconds: float | None = None, solver: str = SOLVER) -> None:
+        """`solver`: PySAT's name of the SAT solver the child runs (CaDiCaL 1.9.5 unless told)."""
         self._seconds = seconds
         self._answer: Answer = None
         self.finished = threading.Event()  # set once the answer is known (or the run stopped)
-        self._process = children.start([sys.executable, "-m", "solver.cadical", str(seconds or 0), str(os.getpid())])
+        self._process = children.start([sys.executable, "-m", "solver.cadical", str(seconds or 0), str(os.getpid()), solver])
         threading.Thread(target=self._collect, args=(marshal.dumps(clauses),), daemon=True).start()
 
     def _collect(self, data: bytes) -> None:
@@ -69,7 +71,7 @@ def _main() -> None:
     if seconds and hasattr(signal, "alarm"):  # the parent kills it sooner; this only guards against a parent gone
         signal.alarm(math.ceil(seconds) + 2)
     clauses = marshal.load(sys.stdin.buffer)
-    with Solver(name=SOLVER, bootstrap_with=clauses) as solver:
+    with Solver(name=sys.argv[3], bootstrap_with=clauses) as solver:
         found = solver.get_model() if solver.solve() else None
     marshal.dump(found, sys.stdout.buffer)
 

@@ -1,4 +1,5 @@
-"""The constraint model's question as plain clauses, for a SAT solver (CaDiCaL, `solver.cadical`).
+"""The constraint model's question as plain clauses, for a SAT solver (CaDiCaL or Kissat, in a child
+process: `solver.cadical`; Glucose's glances: `solver.glance`).
 
 The same unrolled game as `solver.sat` (read it first: turns, let-go and draw booleans, the draw
 windows, the restrictions that lose no line), with every counter made boolean: the clue tokens one
@@ -9,7 +10,8 @@ CP-SAT, solving its own model, and CaDiCaL, solving these clauses, fail on diffe
 deals that took our solver longest, CaDiCaL refuted 30 on 5p Avalanche round-robin 8240 in 2.6 s
 (CP-SAT: undecided after 40 s without its linear relaxation) and found the 30 of 3p Avalanche
 round-robin 8071 in 85 s (CP-SAT: undecided after 180 s); it does worse on others (see
-`solver.sat.Question`, where CaDiCaL races CP-SAT).
+`solver.sat.Question`, where CaDiCaL races CP-SAT). With three players, Kissat on the ladder races
+in its place (`RIVALS`).
 
 Standard rules without Timed Choreography only (`applies`), and no floor: a question for a
 `target` (or for one of the `ends`)."""
@@ -320,16 +322,35 @@ def _ladder(
     return after
 
 
+# The rival's SAT solver (PySAT's name) and whether it asks on the ladder, by the number of players
+# (others: CaDiCaL on the nine values). With three, Kissat on the ladder, from the start of the model's
+# first question, where CP-SAT's first configuration yields at once (`solver.solve._ask`): Kissat and
+# Glucose's anchored glance have a core each. Alone on the model's first question (`bench_members.py
+# --kissat --ladder`, 20 s each), Kissat found the 30 of 3p Avalanche per seat 8071 in 2.4 s and
+# round-robin 8071 in 4.0 s, where CaDiCaL (on either encoding) is undecided; round-robin 3989 1.5
+# against 1.4-1.6 s, 1581 2.2 against 0.7 s. Those are the only three-player questions among the slow
+# deals and seeds 0-4499 of 3p Avalanche (both deal orders; none among 4,000 deals of 3p base): the
+# others are decided before the model joins. In the solver (`bench_hard.py --against`, alternating deal
+# by deal, two runs): per seat 8071 15.4 / 17.5 -> 4.3 / 4.4 s, round-robin 8071 7.7 / 6.4 -> 5.5 /
+# 5.4 s, 1581 0.8 either way, 3989 2.1 -> 2.6-2.7 s. (Kissat in CaDiCaL's place alone, joining
+# when CaDiCaL did: per seat 8071 17.4 -> 8.6 s; from the start, beside CP-SAT's first configuration
+# for its share: 5.2-6.5 s.) With four or five players Kissat does worse than CaDiCaL on some of the
+# slow deals: on the ladder 4p per seat 1730 7.5 against 2.3 s, 301 undecided against 14.9 s, 5p per
+# seat 3785 40 against 15-17 s; on the nine values 4p round-robin 3168 4.0 against 1.9 s.
+RIVALS: dict[int, tuple[str, bool]] = {3: ("kissat404", True)}
+
+
 class Rival:
-    """CaDiCaL solving the clauses of one question (`build`) in a child process (`solver.cadical`),
-    started at once. It may outlive a `solver.sat.Question` it races, and race the next ones on the
-    same question (`solver.solve._ask`): CaDiCaL has no seed to vary, and a restart would lose what
-    it learnt."""
+    """CaDiCaL (or Kissat: `RIVALS`) solving the clauses of one question (`build`) in a child process
+    (`solver.cadical`), started at once. It may outlive a `solver.sat.Question` it races, and race the
+    next ones on the same question (`solver.solve._ask`): neither solver has a seed to vary, and a
+    restart would lose what it learnt."""
 
     def __init__(
         self, deal: Deal, target: int, root: Position | None = None, ends: Sequence[Heights] = (), seconds: float | None = None
     ) -> None:
         self.target = target
         self.ends = tuple(ends)
-        self.encoding = build(deal, target, root, ends)
-        self.run = cadical.Run(self.encoding.clauses, seconds)
+        solver, ladder = RIVALS.get(deal.rules.players, (cadical.SOLVER, False))
+        self.encoding = build(deal, target, root, ends, ladder=ladder)
+        self.run = cadical.Run(self.encoding.clauses, seconds, solver)

@@ -838,9 +838,11 @@ def _ask(
     (`CADICAL`, `sat.Question`), which decides other deals than the pair, in the other configuration's
     place: in the first attempt once the other configuration has done `CADICAL_JOINS` of work undecided
     (the pair decides most of its questions sooner, and those never meet it), and from the start of the
-    attempts after it. It has no seed to vary, and a restart would lose what it has learnt: one run
-    (`_Rival`) races every attempt at the question until the question changes (of 8 slow deals, in 60 s
-    each, a run restarted with each odd attempt left 5 undecided, the run kept 3, and in 120 s none).
+    attempts after it (with three players, Kissat on the ladder in its place from the start of the
+    first attempt, where CP-SAT's first configuration yields at once: `clauses.RIVALS`). It has no
+    seed to vary, and a restart would lose what it has learnt: one run (`_Rival`) races every attempt
+    at the question until the question changes (of 8 slow deals, in 60 s each, a run restarted with
+    each odd attempt left 5 undecided, the run kept 3, and in 120 s none).
     Joining the first attempt after 3 s rather than at the second attempt (10 s in), on the 22 slowest
     deals known (3p/4p/5p Avalanche and 5p base, seeds 0-8499, one run each in separate processes,
     alternating): 295.4 -> 260.0 s in all; 8 of the 9 over 10 s each 4.4-6.0 s sooner (5p round-robin
@@ -920,18 +922,21 @@ def _ask(
     races too: from `ANCHORED_JOINS` seconds into the first attempt, and like CaDiCaL's run it goes on
     from one attempt to the next until the question changes (`rival`). The caller's `stop` ends the
     search's wait for the pair at once."""
+    from solver import clauses
+
     seconds = MODEL_TIME * 2**attempt
     if deadline is not None:
         seconds = min(seconds, deadline - time.perf_counter())
     floor = best + 1 if best is not None and attempt % 2 and best + 1 < target else None
     heights = _told(ends, target)
     starter = rival.on(model, root, target, heights, deadline) if rival is not None and RACE and CADICAL else None
-    joins = CADICAL_JOINS if attempt == 0 else 0.0
+    kissat = model.rules.players in clauses.RIVALS  # (Kissat races from the start, alone beside the anchored glance)
+    joins = 0.0 if attempt or kissat else CADICAL_JOINS
     anchored = rival.anchored(model, root, target, line, heights) if rival is not None and RACE else None
     if rival is not None and glance is not None and anchored is not None and _whole_only(anchored, glance):
         rival.adopt(target, glance)  # (the glance at the top is that whole question: it goes on in its place)
         anchored, glance = glance, None
-    first_for = FIRST_YIELDS if attempt == 0 else None
+    first_for = (0.0 if kissat else FIRST_YIELDS) if attempt == 0 else None
     adopted = anchored is not None and anchored.anchors is None  # (only the glance at the top has none)
     if adopted and ADOPTED_ALONE and floor is None and starter is not None:
         first_for = 0.0  # (the adopted glance has a core, the second configuration then CaDiCaL the other)

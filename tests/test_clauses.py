@@ -200,6 +200,29 @@ def test_a_rival_outlives_a_question_and_decides_the_next() -> None:
     assert asked >= 30
 
 
+def test_with_three_players_the_rival_is_kissat_on_the_ladder() -> None:
+    # `clauses.RIVALS`: a three-player question's rival runs Kissat, in its child process, on the
+    # clauses with the clue tokens as a ladder; other tables keep CaDiCaL on the nine values. Raced
+    # alone (CP-SAT given no work) on small deals at the brute force's best score and one point
+    # above it, each rival decides the question as the brute force says.
+    asked = {2: 0, 3: 0}
+    for model in small_deals(137, 300):
+        players = model.rules.players
+        if not clauses.applies(model) or (players == 2 and asked[2] >= 10):
+            continue
+        truth = best_score(model)
+        for target in sorted({truth, min(truth + 1, model.rules.max_score)}):
+            rival = clauses.Rival(model, target)
+            command = cast("list[str]", rival.run._process.args)  # (the child's: `solver.cadical`'s last argument)
+            assert command[-1] == ("kissat404" if players == 3 else cadical.SOLVER), command
+            assert rival.encoding.clauses == clauses.build(model, target, ladder=players == 3).clauses
+            question = _without_cp_sat(sat.Question(model, target, race=True, rival=_given(rival)))
+            rival.run.stop()
+            _assert_decided(question, truth)
+            asked[players] += 1
+    assert asked[2] >= 10 and asked[3] >= 30, asked
+
+
 def test_a_run_answers_every_waiter_alike() -> None:
     # One run, awaited by several threads at once and again after: all get the same true variables;
     # a wait with a timeout shorter than the child's start returns None, and leaves the run going.

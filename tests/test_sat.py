@@ -493,6 +493,31 @@ def test_the_later_attempts_leave_the_cores_to_cadical_and_the_anchored_glance(
     assert asked.joins == [solving.CADICAL_JOINS if attempt == 0 else 0.0]  # (CaDiCaL races every attempt)
 
 
+@pytest.mark.parametrize(
+    ("players", "joins", "first"),
+    [(3, 0.0, 0.0), (4, solving.CADICAL_JOINS, solving.FIRST_YIELDS), (5, solving.CADICAL_JOINS, solving.FIRST_YIELDS)],
+)
+def test_with_three_players_kissat_races_from_the_start(
+    monkeypatch: pytest.MonkeyPatch, players: int, joins: float, first: float
+) -> None:
+    # `clauses.RIVALS`: with three players the rival is Kissat on the ladder, which decides the slow
+    # wins that neither CP-SAT nor CaDiCaL decide in seconds (3p Avalanche per seat 8071): it takes
+    # the other configuration's place from the start of the first attempt, and the first configuration
+    # yields at once (Kissat and the anchored glance get a core each). With four or five players,
+    # CaDiCaL joins once the other configuration has done `CADICAL_JOINS` of work, and the first
+    # configuration yields after `FIRST_YIELDS`.
+    asked = Asked(set(), real=False)
+    stand_in(monkeypatch, asked)
+    monkeypatch.setattr(solving, "RACE", True)
+    settings = Settings(players=players, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.PER_SEAT)
+    model = Deal.of(settings, Variant.AVALANCHE.shuffled_deck(8071))
+    line = greedy_line(model, model.start())[0]
+    rival = solving._Rival()
+    solving._ask(model, model.start(), 30, None, line, 0, rival=rival).stop()
+    rival.stop()
+    assert asked.joins == [joins] and asked.first == [first]
+
+
 def test_a_refuted_bound_is_lowered_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
     # Seed 424 again: the search stalls at 28. Told (falsely) that no line scores 30, the portfolio
     # asks the real model for 29, not for 30 again nor for one point more than the best found.
