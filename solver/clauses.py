@@ -334,9 +334,11 @@ def _ladder(
 # by deal, two runs): per seat 8071 15.4 / 17.5 -> 4.3 / 4.4 s, round-robin 8071 7.7 / 6.4 -> 5.5 /
 # 5.4 s, 1581 0.8 either way, 3989 2.1 -> 2.6-2.7 s. (Kissat in CaDiCaL's place alone, joining
 # when CaDiCaL did: per seat 8071 17.4 -> 8.6 s; from the start, beside CP-SAT's first configuration
-# for its share: 5.2-6.5 s.) With four or five players Kissat does worse than CaDiCaL on some of the
-# slow deals: on the ladder 4p per seat 1730 7.5 against 2.3 s, 301 undecided against 14.9 s, 5p per
-# seat 3785 40 against 15-17 s; on the nine values 4p round-robin 3168 4.0 against 1.9 s.
+# for its share: 5.2-6.5 s.) With four or five players Kissat does no better than CaDiCaL: on the
+# 19 four-player first questions of the mid set, CaDiCaL 47.3 s in all, Kissat on the nine values 47.6
+# s, on the ladder 64.8 s (round-robin 1208 and per seat 301 undecided at 20 s); on the slow deals, on
+# the ladder 4p per seat 1730 7.5 against 2.3 s, 5p per seat 3785 40 against 15-17 s (but 5p
+# round-robin 3785 5.4 s, undecided by CaDiCaL), on the nine values 4p round-robin 3168 4.0 against 1.9 s.
 RIVALS: dict[int, tuple[str, bool]] = {3: ("kissat404", True)}
 
 
