@@ -930,13 +930,13 @@ def _ask(
     floor = best + 1 if best is not None and attempt % 2 and best + 1 < target else None
     heights = _told(ends, target)
     starter = rival.on(model, root, target, heights, deadline) if rival is not None and RACE and CADICAL else None
-    kissat = model.rules.players in clauses.RIVALS  # (Kissat races from the start, alone beside the anchored glance)
-    joins = 0.0 if attempt or kissat else CADICAL_JOINS
+    at_once = model.rules.players in clauses.RIVALS  # (Kissat: from the start, alone beside the anchored glance)
+    joins = 0.0 if attempt or at_once else CADICAL_JOINS
     anchored = rival.anchored(model, root, target, line, heights) if rival is not None and RACE else None
     if rival is not None and glance is not None and anchored is not None and _whole_only(anchored, glance):
         rival.adopt(target, glance)  # (the glance at the top is that whole question: it goes on in its place)
         anchored, glance = glance, None
-    first_for = (0.0 if kissat else FIRST_YIELDS) if attempt == 0 else None
+    first_for = (0.0 if at_once else FIRST_YIELDS) if attempt == 0 else None
     adopted = anchored is not None and anchored.anchors is None  # (only the glance at the top has none)
     if adopted and ADOPTED_ALONE and floor is None and starter is not None:
         first_for = 0.0  # (the adopted glance has a core, the second configuration then CaDiCaL the other)
