@@ -134,8 +134,8 @@ def timed(member: str, deal: Deal, asked: _Asked, limit: float) -> float | None:
         "glucose": lambda: _glucose(deal, asked, limit, False),
         "cadical-ladder": lambda: _cadical(deal, asked, limit, True),
         "glucose-ladder": lambda: _glucose(deal, asked, limit, True),
-        "kissat": lambda: _cadical(deal, asked, limit, False, "kissat404"),
-        "kissat-ladder": lambda: _cadical(deal, asked, limit, True, "kissat404"),
+        "kissat": lambda: _cadical(deal, asked, limit, False, cadical.KISSAT),
+        "kissat-ladder": lambda: _cadical(deal, asked, limit, True, cadical.KISSAT),
     }
     begin = time.perf_counter()
     decided = runs[name]()

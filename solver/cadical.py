@@ -22,6 +22,7 @@ from typing import Literal
 from solver import children
 
 SOLVER = "cadical195"
+KISSAT = "kissat404"  # (PySAT's name of Kissat 4.0.4: the rival with three players, `solver.clauses.RIVALS`)
 
 Answer = set[int] | Literal[False] | None  # the true variables of a solution; False: none; None: undecided
 

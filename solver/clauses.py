@@ -339,7 +339,7 @@ def _ladder(
 # s, on the ladder 64.8 s (round-robin 1208 and per seat 301 undecided at 20 s); on the slow deals, on
 # the ladder 4p per seat 1730 7.5 against 2.3 s, 5p per seat 3785 40 against 15-17 s (but 5p
 # round-robin 3785 5.4 s, undecided by CaDiCaL), on the nine values 4p round-robin 3168 4.0 against 1.9 s.
-RIVALS: dict[int, tuple[str, bool]] = {3: ("kissat404", True)}
+RIVALS: dict[int, tuple[str, bool]] = {3: (cadical.KISSAT, True)}
 
 
 class Rival:

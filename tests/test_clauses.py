@@ -214,7 +214,7 @@ def test_with_three_players_the_rival_is_kissat_on_the_ladder() -> None:
         for target in sorted({truth, min(truth + 1, model.rules.max_score)}):
             rival = clauses.Rival(model, target)
             command = cast("list[str]", rival.run._process.args)  # (the child's: `solver.cadical`'s last argument)
-            assert command[-1] == ("kissat404" if players == 3 else cadical.SOLVER), command
+            assert command[-1] == (cadical.KISSAT if players == 3 else cadical.SOLVER), command
             assert rival.encoding.clauses == clauses.build(model, target, ladder=players == 3).clauses
             question = _without_cp_sat(sat.Question(model, target, race=True, rival=_given(rival)))
             rival.run.stop()
