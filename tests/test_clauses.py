@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Iterator
 from functools import partial
 from random import Random
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 from pysat.card import CardEnc, EncType
@@ -221,6 +221,36 @@ def test_with_three_players_the_rival_is_kissat_on_the_ladder() -> None:
             _assert_decided(question, truth)
             asked[players] += 1
     assert asked[2] >= 10 and asked[3] >= 30, asked
+
+
+def test_where_cp_sat_yields_at_once_to_a_rival_it_builds_no_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    # With three players `solver.solve._ask` has the first configuration yield at once (`first_for`
+    # 0) to Kissat racing from the start, with no pair racing: CP-SAT takes no part, so its model is
+    # never built (it took 0.25 s before the rival could start). On small deals at the brute force's
+    # best score and one point above it, the rival alone decides each question as the brute force
+    # says; a rival that never answers leaves the question undecided once its time is up.
+    built: list[int] = []
+    hinted = sat._hinted
+
+    def noted(deal: Deal, target: int, *rest: Any) -> tuple[cp_model.CpModel, Any]:
+        built.append(target)
+        return hinted(deal, target, *rest)
+
+    monkeypatch.setattr(sat, "_hinted", noted)
+    asked = 0
+    for model, target, truth in _at_and_above_the_best(139, 80):
+        rival = clauses.Rival(model, target)
+        question = sat.Question(model, target, 60, race=True, rival=_given(rival), first_for=0.0)
+        question.run()
+        rival.run.stop()
+        _assert_decided(question, truth)
+        asked += 1
+    silent = sat.Question(model, target, 0.2, race=True, rival=lambda: cast(clauses.Rival, _Silent()), first_for=0.0)
+    silent.run()
+    assert not silent.proven and time.perf_counter() - silent._began >= 0.2
+    with pytest.raises(OutOfBudget):
+        silent.answer()
+    assert asked >= 30 and built == []
 
 
 def test_a_run_answers_every_waiter_alike() -> None:
