@@ -327,7 +327,7 @@ def _ladder(
 # first question, where CP-SAT's first configuration yields at once (`solver.solve._ask`; its model is
 # not even built: `solver.sat.Question`): Kissat and Glucose's anchored glance have a core each. In a
 # trace of round-robin 3989, the question took 1.92 s with the model built, 1.34 s without (Kissat
-# starts 0.35-0.5 s sooner). Alone on the model's first question (`bench_members.py
+# starts about 0.35 s sooner). Alone on the model's first question (`bench_members.py
 # --kissat --ladder`, 20 s each), Kissat found the 30 of 3p Avalanche per seat 8071 in 2.4 s and
 # round-robin 8071 in 4.0 s, where CaDiCaL (on either encoding) is undecided; round-robin 3989 1.5
 # against 1.4-1.6 s, 1581 2.2 against 0.7 s. Those are the only three-player questions among the slow
