@@ -341,6 +341,11 @@ def _ladder(
 # s, on the ladder 64.8 s (round-robin 1208 and per seat 301 undecided at 20 s); on the slow deals, on
 # the ladder 4p per seat 1730 7.5 against 2.3 s, 5p per seat 3785 40 against 15-17 s (but 5p
 # round-robin 3785 5.4 s, undecided by CaDiCaL), on the nine values 4p round-robin 3168 4.0 against 1.9 s.
+# With five, Kissat on the ladder alone beats CaDiCaL on the 44 first questions of the mid set (66.9
+# against 101.3 s in all, 20 s each) and the 9 of the slow set (97.5 against 109.9 s), but in the solver,
+# joining when CaDiCaL does, the 70 five-player deals of both sets took 112.4 s against 102.3 (CP-SAT
+# and the glances decide most of them first; per seat 3785, which only CaDiCaL decides, 20.9 s ->
+# undecided at 30 s), so five players keep CaDiCaL.
 RIVALS: dict[int, tuple[str, bool]] = {3: (cadical.KISSAT, True)}
 
 
