@@ -102,7 +102,8 @@ def _cp_sat(deal: Deal, asked: _Asked, limit: float, relaxation: bool, seed: int
     return question.proven
 
 
-def _cadical(deal: Deal, asked: _Asked, limit: float, ladder: bool, solver: str = cadical.SOLVER) -> bool:
+def _in_child(deal: Deal, asked: _Asked, limit: float, ladder: bool, solver: str = cadical.SOLVER) -> bool:
+    """`solver` (CaDiCaL, or Kissat) on the question's clauses in a child process (`solver.cadical.Run`): decided?"""
     run = cadical.Run(clauses.build(deal, asked.target, asked.root, asked.heights, ladder=ladder).clauses, limit, solver)
     try:
         return run.wait(limit + 1) is not None
@@ -130,12 +131,12 @@ def timed(member: str, deal: Deal, asked: _Asked, limit: float) -> float | None:
     runs: dict[str, Callable[[], bool]] = {
         "cp-sat": lambda: _cp_sat(deal, asked, limit, True, int(seed or 1)),
         "cp-sat-nolp": lambda: _cp_sat(deal, asked, limit, False, int(seed or 1)),
-        "cadical": lambda: _cadical(deal, asked, limit, False),
+        "cadical": lambda: _in_child(deal, asked, limit, False),
         "glucose": lambda: _glucose(deal, asked, limit, False),
-        "cadical-ladder": lambda: _cadical(deal, asked, limit, True),
+        "cadical-ladder": lambda: _in_child(deal, asked, limit, True),
         "glucose-ladder": lambda: _glucose(deal, asked, limit, True),
-        "kissat": lambda: _cadical(deal, asked, limit, False, cadical.KISSAT),
-        "kissat-ladder": lambda: _cadical(deal, asked, limit, True, cadical.KISSAT),
+        "kissat": lambda: _in_child(deal, asked, limit, False, cadical.KISSAT),
+        "kissat-ladder": lambda: _in_child(deal, asked, limit, True, cadical.KISSAT),
     }
     begin = time.perf_counter()
     decided = runs[name]()
@@ -171,6 +172,8 @@ def main() -> None:
     members += list(LADDERS) if args.ladder else []
     members += list(KISSAT) if args.kissat else []
     members = [member for member in members if args.only is None or member in args.only]
+    if not members:
+        parser.error(f"--only names none of the members asked for ({', '.join(args.only)}): add --ladder or --kissat?")
     width = max(11, *(len(member) for member in members))
     print(f"{'deal':24} {'target':>6} " + " ".join(f"{member:>{width}}" for member in members), flush=True)
     results: dict[str, list[float | None]] = {member: [] for member in members}
