@@ -10,11 +10,12 @@ difference from the exact count.
 
 from __future__ import annotations
 
+import argparse
 import statistics
-import sys
 import time
 from pathlib import Path
 
+from deducer.errors import HanabiError
 from deducer.knowledge import knowledge
 from deducer.loader import load_game
 from deducer.tracker import Tracker
@@ -66,9 +67,14 @@ def bench(path: Path) -> None:
 
 
 def main() -> None:
-    paths = [Path(arg) for arg in sys.argv[1:]] or sorted((ROOT / "sample_games").glob("*.json"))
-    for path in paths:
-        bench(path)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("games", nargs="*", type=Path, help="our logs or hanab.live exports (default: the bundled samples)")
+    games = parser.parse_args().games or sorted((ROOT / "sample_games").glob("*.json"))
+    for path in games:
+        try:
+            bench(path)
+        except HanabiError as error:
+            parser.error(str(error))
 
 
 if __name__ == "__main__":
