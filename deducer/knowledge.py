@@ -27,7 +27,7 @@ from deducer.counting import TooLarge, count
 from deducer.errors import ContradictionError
 from deducer.facts import Facts
 from deducer.game import GameState, HandCard
-from deducer.matching import Violation, candidates
+from deducer.matching import Violation, candidates, fits
 
 BUDGET = 30_000  # states x unseen copies: a few milliseconds of exact counting
 NO_FACTS = Facts()
@@ -198,5 +198,5 @@ def check(state: GameState, facts: Mapping[int, Facts]) -> None:
         return
     copies = _unseen(state, [item.card for hand in state.hands for item in hand if item.card is not None])
     allowed = [allowed_identities(facts.get(item.uid, NO_FACTS), state.settings.variant) for _, _, item in hidden]
-    if isinstance(candidates(allowed, copies), Violation):
+    if not fits(allowed, copies):
         raise ContradictionError(explain(state, hidden, allowed, copies))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from dataclasses import replace
@@ -16,7 +17,7 @@ from deducer.game import GameState
 from deducer.hands import deals, possible_hands
 from deducer.knowledge import NO_FACTS, allowed_identities, hidden_cards, knowledge, unseen_copies
 from deducer.loader import load_game
-from deducer.matching import candidates
+from deducer.matching import Violation, _greedy, candidates, fits
 from deducer.playout import playout
 from deducer.tracker import Tracker
 from tests.helpers import dealt, follow
@@ -155,6 +156,32 @@ def test_fast_deduction_agrees_with_brute_force_on_thousands_of_positions() -> N
                         assert card.probabilities[cards[c]] == pytest.approx(p, abs=1e-9)
                 checked += 1
     assert checked > 1000
+
+
+def test_whether_a_deal_fits_is_the_enumerations_answer_greedy_or_not() -> None:
+    # The greedy assignment is only a witness. Worked case: identities 0, 1, 3 with 2, 1 and 1 copies;
+    # card A allows 0 or 3, cards B and C 0 or 1, card D only 1. The greedy serves D first (1), then A
+    # the identity with most copies (0), then B the last 0, and C has nothing left. A deal exists
+    # (A 3, B 0, C 0, D 1): the flow finds it.
+    allowed = [frozenset({0, 3}), frozenset({0, 1}), frozenset({0, 1}), frozenset({1})]
+    copies = {0: 2, 1: 1, 3: 1}
+    assert not _greedy(allowed, copies) and fits(allowed, copies)
+    assert not fits([*allowed, frozenset({1, 3})], copies)  # five cards, four copies
+    # Random small cases against enumeration: `fits` answers exactly, the greedy never claims a deal
+    # that does not exist, and it misses some (so the flow is asked).
+    rng = random.Random(17)
+    missed = contradictions = 0
+    for _ in range(4000):
+        identities = rng.randint(1, 4)
+        copies = {c: rng.randint(0, 2) for c in range(identities)}
+        allowed = [frozenset(c for c in range(identities) if rng.random() < 0.6) for _ in range(rng.randint(1, 5))]
+        truth = any(all(deal.count(c) <= copies[c] for c in deal) for deal in itertools.product(*allowed))
+        assert fits(allowed, copies) == truth == (not isinstance(candidates(allowed, copies), Violation))
+        greedy = _greedy(allowed, copies)
+        assert truth or not greedy
+        missed += truth and not greedy
+        contradictions += not truth
+    assert missed >= 5 and contradictions >= 500
 
 
 def test_random_playouts_keep_the_truth_and_never_grow() -> None:
