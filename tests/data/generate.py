@@ -1,4 +1,4 @@
-"""Regenerate the regression data of `tests/test_regression.py`: `python tests/data/generate.py`.
+"""Regenerate the regression data of `tests/test_regression.py`: `python tests/data/generate.py [perft|verdicts]`.
 
 Two files, in the spirit of a chess engine's "perft" numbers:
 
@@ -41,10 +41,11 @@ CONFIRM = 60.0  # seconds for the second argument on a loss
 
 
 def perft(state: GameState, deck: Sequence[Card], depth: int) -> int:
-    """The number of lines of `depth` legal actions from `state` (fewer where the game ends)."""
+    """The number of lines of `depth` legal actions from `state` (a line that ends the game sooner
+    counts for none, as a mate does in chess)."""
     actions = state.legal_actions()
-    if depth == 1 or not actions:
-        return len(actions) if depth == 1 else 1
+    if depth == 1:
+        return len(actions)
     return sum(perft(advance(state, action, deck), deck, depth - 1) for action in actions)
 
 
@@ -156,9 +157,13 @@ def verdict_data() -> list[dict[str, object]]:
 
 
 def main() -> None:
-    (HERE / "perft.json").write_text(json.dumps(perft_data(), indent=1) + "\n")
-    rows = verdict_data()
-    (HERE / "verdicts.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    """Both files, or the one named: `python tests/data/generate.py [perft|verdicts]`."""
+    which = sys.argv[1:] or ["perft", "verdicts"]
+    if "perft" in which:
+        (HERE / "perft.json").write_text(json.dumps(perft_data(), indent=1) + "\n")
+    if "verdicts" in which:
+        rows = verdict_data()
+        (HERE / "verdicts.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
 
 
 if __name__ == "__main__":
