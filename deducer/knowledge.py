@@ -27,7 +27,7 @@ from deducer.counting import TooLarge, count
 from deducer.errors import ContradictionError
 from deducer.facts import Facts
 from deducer.game import GameState, HandCard
-from deducer.matching import Violation, candidates, fits
+from deducer.matching import Violation, candidates, violation
 
 BUDGET = 30_000  # states x unseen copies: a few milliseconds of exact counting
 NO_FACTS = Facts()
@@ -126,12 +126,12 @@ def knowledge(
     try:
         counted = count(allowed, copies, budget)
         if counted.total == 0:
-            raise ContradictionError(explain(state, hidden, allowed, copies))
+            raise ContradictionError(explain(state, hidden, violation(allowed, copies)))
         probabilities, total = counted.probabilities, counted.total
     except TooLarge:
         sets = candidates(allowed, copies)
         if isinstance(sets, Violation):
-            raise ContradictionError(explain(state, hidden, allowed, copies)) from None
+            raise ContradictionError(explain(state, hidden, sets)) from None
         probabilities = sinkhorn(sets, copies, state.deck_left)
     cards = tuple(
         _card_knowledge(state, owner, slot, item, facts.get(item.uid, NO_FACTS), chances)
@@ -165,19 +165,17 @@ def _card_knowledge(
     return CardKnowledge(owner, slot, item.uid, facts, probabilities, p_playable, p_trash, tuple(flags), p_critical)
 
 
-def explain(
-    state: GameState, hidden: list[tuple[int, int, HandCard]], allowed: list[frozenset[int]], copies: Mapping[int, int]
-) -> str:
-    """Why no deal fits: the cards that cannot all be given an identity."""
-    violation = candidates(allowed, copies)
-    if not isinstance(violation, Violation):
+def explain(state: GameState, hidden: list[tuple[int, int, HandCard]], found: Violation | None) -> str:
+    """Why no deal fits: the `hidden` cards of the flow's Hall violator `found`, which cannot all be
+    given an identity."""
+    if found is None:
         return "no deal of the unseen cards fits every hint"
     cards = state.settings.variant.cards
-    where = " and ".join(f"{state.name(hidden[index][0])}'s slot {hidden[index][1]}" for index in violation.cards)
-    if not violation.identities:
+    where = " and ".join(f"{state.name(hidden[index][0])}'s slot {hidden[index][1]}" for index in found.cards)
+    if not found.identities:
         return f"no card fits the hints on {where}"
-    names = " ".join(str(cards[c]) for c in violation.identities)
-    return f"{where} can only be {names}, of which {violation.copies} cop{'y is' if violation.copies == 1 else 'ies are'} unseen"
+    names = " ".join(str(cards[c]) for c in found.identities)
+    return f"{where} can only be {names}, of which {found.copies} cop{'y is' if found.copies == 1 else 'ies are'} unseen"
 
 
 def check(state: GameState, facts: Mapping[int, Facts]) -> None:
@@ -198,5 +196,6 @@ def check(state: GameState, facts: Mapping[int, Facts]) -> None:
         return
     copies = _unseen(state, [item.card for hand in state.hands for item in hand if item.card is not None])
     allowed = [allowed_identities(facts.get(item.uid, NO_FACTS), state.settings.variant) for _, _, item in hidden]
-    if not fits(allowed, copies):
-        raise ContradictionError(explain(state, hidden, allowed, copies))
+    found = violation(allowed, copies)
+    if found is not None:
+        raise ContradictionError(explain(state, hidden, found))

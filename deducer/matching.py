@@ -10,9 +10,9 @@ the global cardinality constraint). When no deal exists, the kinds the source
 still reaches in the residual graph, and the identities they allow, form a Hall
 violator: more cards than copies.
 
-Whether a deal exists at all (`fits`, asked after every event recorded) is first asked of a greedy
-assignment, which finds one in microseconds on nearly every position; only when it fails does the
-flow decide.
+Whether a deal exists at all (`violation`, asked after every event recorded) is first asked of a
+greedy assignment, which finds one in microseconds on nearly every position; only when it fails does
+the flow decide.
 """
 
 from __future__ import annotations
@@ -32,9 +32,13 @@ class Violation:
     copies: int
 
 
-def fits(allowed: Sequence[frozenset[int]], copies: Mapping[int, int]) -> bool:
-    """Whether some complete deal gives each card an identity it allows, within the copies."""
-    return _greedy(allowed, copies) or not isinstance(candidates(allowed, copies), Violation)
+def violation(allowed: Sequence[frozenset[int]], copies: Mapping[int, int]) -> Violation | None:
+    """None if some complete deal gives each card an identity it allows, within the copies; else why
+    none does (the flow's Hall violator)."""
+    if _greedy(allowed, copies):
+        return None
+    found = candidates(allowed, copies)
+    return found if isinstance(found, Violation) else None
 
 
 def _greedy(allowed: Sequence[frozenset[int]], copies: Mapping[int, int]) -> bool:

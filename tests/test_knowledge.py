@@ -17,7 +17,7 @@ from deducer.game import GameState
 from deducer.hands import deals, possible_hands
 from deducer.knowledge import NO_FACTS, allowed_identities, hidden_cards, knowledge, unseen_copies
 from deducer.loader import load_game
-from deducer.matching import Violation, _greedy, candidates, fits
+from deducer.matching import Violation, _greedy, candidates, violation
 from deducer.playout import playout
 from deducer.tracker import Tracker
 from tests.helpers import dealt, follow
@@ -165,9 +165,9 @@ def test_whether_a_deal_fits_is_the_enumerations_answer_greedy_or_not() -> None:
     # (A 3, B 0, C 0, D 1): the flow finds it.
     allowed = [frozenset({0, 3}), frozenset({0, 1}), frozenset({0, 1}), frozenset({1})]
     copies = {0: 2, 1: 1, 3: 1}
-    assert not _greedy(allowed, copies) and fits(allowed, copies)
-    assert not fits([*allowed, frozenset({1, 3})], copies)  # five cards, four copies
-    # Random small cases against enumeration: `fits` answers exactly, the greedy never claims a deal
+    assert not _greedy(allowed, copies) and violation(allowed, copies) is None
+    assert violation([*allowed, frozenset({1, 3})], copies) is not None  # five cards, four copies
+    # Random small cases against enumeration: `violation` answers exactly, the greedy never claims a deal
     # that does not exist, and it misses some (so the flow is asked).
     rng = random.Random(17)
     missed = contradictions = 0
@@ -176,7 +176,7 @@ def test_whether_a_deal_fits_is_the_enumerations_answer_greedy_or_not() -> None:
         copies = {c: rng.randint(0, 2) for c in range(identities)}
         allowed = [frozenset(c for c in range(identities) if rng.random() < 0.6) for _ in range(rng.randint(1, 5))]
         truth = any(all(deal.count(c) <= copies[c] for c in deal) for deal in itertools.product(*allowed))
-        assert fits(allowed, copies) == truth == (not isinstance(candidates(allowed, copies), Violation))
+        assert (violation(allowed, copies) is None) == truth == (not isinstance(candidates(allowed, copies), Violation))
         greedy = _greedy(allowed, copies)
         assert truth or not greedy
         missed += truth and not greedy
