@@ -7,7 +7,7 @@
 Most deals never reach the model (the bounds, greedy lines and the search decide them in
 milliseconds); the portfolio's time is spent on those that do. For each seeded deal (standard rules)
 that does, this runs the solver up to its first question to the model (the target, the position, the
-endings left open and the best line found, as `solver.solve._ask` receives them), then times each
+endings left open and the best line found, as `solver.questions.ask` receives them), then times each
 member alone on that question, one after the other, each with the whole machine:
 
     cp-sat      CP-SAT with its linear relaxation (seed 1, the best line as its hint)
@@ -51,10 +51,11 @@ from bench_hard import SETS, deals
 
 from deducer.cards import Variant
 from deducer.settings import DealOrder, Ending, Settings
-from solver import cadical, clauses, sat
-from solver import solve as solve_module
+from solver import cadical, clauses, sat, tops
+from solver import climb as climbing
 from solver.endings import Heights
 from solver.model import Deal, Move, Position
+from solver.solve import solve
 
 MEMBERS = ("cp-sat", "cp-sat-nolp", "cadical", "glucose")
 LADDERS = ("cadical-ladder", "glucose-ladder")  # (`--ladder`)
@@ -79,16 +80,16 @@ def _catch(model: Deal, root: Position, target: int, deadline: float | None, lin
 def first_question(settings: Settings, seed: int) -> tuple[Deal, _Asked] | None:
     """The deal's model and its first question to the model (None: the deal is decided without it)."""
     deck = settings.variant.shuffled_deck(seed)
-    original, glance = solve_module._ask, solve_module.GLANCE_AFTER
-    setattr(solve_module, "_ask", _catch)  # noqa: B010 (the benchmark stops the solver where it would ask)
-    solve_module.GLANCE_AFTER = None  # (Glucose's glance would decide some deals before the question)
+    original, glance = vars(climbing)["ask"], tops.GLANCE_AFTER
+    setattr(climbing, "ask", _catch)  # noqa: B010 (the benchmark stops the solver where it would ask)
+    tops.GLANCE_AFTER = None  # (Glucose's glance would decide some deals before the question)
     try:
-        solve_module.solve(settings, deck, time_limit=60)
+        solve(settings, deck, time_limit=60)
     except _Asked as asked:
         return Deal.of(settings, deck), asked
     finally:
-        setattr(solve_module, "_ask", original)  # noqa: B010
-        solve_module.GLANCE_AFTER = glance
+        setattr(climbing, "ask", original)  # noqa: B010
+        tops.GLANCE_AFTER = glance
     return None
 
 

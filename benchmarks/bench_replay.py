@@ -3,7 +3,7 @@
     python benchmarks/bench_replay.py [--count 200] [--players 5] [--variant avalanche] [--rules standard]
                                       [--deal round-robin|per-seat|both] [--against DIR]
 
-Every solve replays its line through the rules engine (`solver.solve.to_actions`) before it answers:
+Every solve replays its line through the rules engine (`solver.replay.to_actions`) before it answers:
 the check that no line the solver prints breaks a rule. This prints, for each deal order, the median
 of the whole solve and of the replay alone (each deal's best of 5 runs), the replay's share and its
 cost per action.

@@ -29,10 +29,10 @@ from bench_hard import HERE, Worker, deal_line, deal_name, deals  # (this script
 
 import solver.search
 from deducer.settings import Settings
+from solver.climb import SHUFFLED
 from solver.endgame import most_plays
 from solver.model import Deal
 from solver.search import Ordering, OutOfBudget, Search
-from solver.solve import SHUFFLED
 
 DEALS = """
 3 avalanche round-robin  3989 8071

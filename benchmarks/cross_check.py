@@ -26,8 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from deducer.settings import Ending, Stuck
 from solver.brute import Brute, TooBig
+from solver.climb import best_line
 from solver.model import Deal, Rules
-from solver.solve import best_line
 
 COPIES = ((3, 2, 2, 2, 1), (2, 2, 2, 2, 1), (2, 1, 1, 1, 1), (1, 1, 1, 1, 1))
 

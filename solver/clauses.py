@@ -324,7 +324,7 @@ def _ladder(
 
 # The rival's SAT solver (PySAT's name) and whether it asks on the ladder, by the number of players
 # (others: CaDiCaL on the nine values). With three, Kissat on the ladder, from the start of the model's
-# first question, where CP-SAT's first configuration yields at once (`solver.solve._ask`; its model is
+# first question, where CP-SAT's first configuration yields at once (`solver.questions.ask`; its model is
 # not even built: `solver.sat.Question`): Kissat and Glucose's anchored glance have a core each. In a
 # trace of round-robin 3989, the question took 1.92 s with the model built, 1.34 s without (Kissat
 # starts about 0.35 s sooner). Alone on the model's first question (`bench_members.py
@@ -352,7 +352,7 @@ RIVALS: dict[int, tuple[str, bool]] = {3: (cadical.KISSAT, True)}
 class Rival:
     """CaDiCaL (or Kissat: `RIVALS`) solving the clauses of one question (`build`) in a child process
     (`solver.cadical`), started at once. It may outlive a `solver.sat.Question` it races, and race the
-    next ones on the same question (`solver.solve._ask`): neither solver has a seed to vary, and a
+    next ones on the same question (`solver.questions.ask`): neither solver has a seed to vary, and a
     restart would lose what it learnt."""
 
     def __init__(

@@ -3,7 +3,7 @@
 On the first question the model is asked (the deals that took our solver 0.3-5 s), Glucose 4.2 on
 the question's clauses (`solver.clauses`) decides half of them within 0.15 s, clauses built and
 loaded included, where the search and CP-SAT take 0.3-0.5 s. Started once the search has spent
-1,000 positions on a deal (`solver.solve._Glances`), it solves on the second core, idle until the
+1,000 positions on a deal (`solver.tops.Glances`), it solves on the second core, idle until the
 model joins, while the search probes and climbs on the first, and it can be stopped at any time
 (a stop is heard between turns of the build and pieces of the load, and interrupts the solve).
 It runs in the helper process (`solver.helper`) once that is ready: building and loading the
@@ -11,7 +11,7 @@ clauses (about 30 ms on 5p Avalanche) there costs the search nothing. The first 
 process runs in a thread: PySAT's Glucose lets go of the interpreter lock while it solves
 (`solve_limited(expect_interrupt=True)`), but the build and the load hold it. A glance may ask its
 question with the clue tokens as a ladder (`ladder`, `solver.clauses.build`): the solver's glance at
-the top does where it has no endings to be told (see `solver.solve.TOP_LADDER`).
+the top does where it has no endings to be told (see `solver.tops.TOP_LADDER`).
 
 An anchored glance (`anchors`) looks first for a line that begins as the best line found does.
 It asks the question from the position after the line's first k moves, for a few k from the most
@@ -23,7 +23,7 @@ finds a 30 from k = 9 in 0.8 s; CaDiCaL takes 42 s from the deal). Its anchors p
 they find no line: a line from k moves in exists for every k up to some number, and the best line's
 first move may be the wrong one. So the solver's anchored glance then asks the whole question
 (`Anchors.whole`), on the ladder encoding (`ladder`, `solver.clauses.build`): CaDiCaL races on the
-solver's encoding meanwhile, and the two fail on different deals (see `solver.solve.ANCHORED_JOINS`).
+solver's encoding meanwhile, and the two fail on different deals (see `solver.questions.ANCHORED_JOINS`).
 Where the glance at the top asked that very question and was stopped after its lead, the whole
 question goes on from where it stopped, with all it learnt (`_Parked`): in the process that kept it
 (a thread of the solver's own, where the glance at the top was its first and ran there)."""

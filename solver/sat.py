@@ -208,7 +208,7 @@ class Question:
         so does its proof that none exists, as CaDiCaL's does). The caller stops it.
         `first_for`: the first configuration's own work (CP-SAT's deterministic time), if it is to
         stop before the question's time is up: it stops then, and the rivals race on (only where
-        CaDiCaL races: see `solver.solve._ask`); with 0 and no pair racing, CP-SAT takes no part."""
+        CaDiCaL races: see `solver.questions.ask`); with 0 and no pair racing, CP-SAT takes no part."""
         cpsat.load()
         from ortools.sat.python import cp_model
 
@@ -297,7 +297,7 @@ class Question:
             if self._anchored is not None:
                 threads.append(threading.Thread(target=self._race_anchored, args=self._anchored, daemon=True))
             threads[0].start()  # (the first configuration, or CaDiCaL's racer where CP-SAT takes no part)
-            if len(self._models) < len(self._solvers):  # (the search waits meanwhile: see `solver.solve._ask`)
+            if len(self._models) < len(self._solvers):  # (the search waits meanwhile: see `solver.questions.ask`)
                 ends, line = self._told
                 self._models.append(_hinted(self.deal, self.target, self.root, None, ends, line))
             for thread in threads[1:]:

@@ -12,9 +12,10 @@ from solver import sat, search
 from solver.bounds import crowded, explain, upper_bound
 from solver.brute import best_score
 from solver.capacity import LANE, TOP, Options, _ones, _pareto, least_lost
+from solver.climb import best_line
 from solver.model import ONGOING, Deal, Position, Rules
 from solver.search import Search
-from solver.solve import best_line, solve
+from solver.solve import solve
 
 A1, A2, A3, A4, A5 = 0, 1, 2, 3, 4
 

@@ -16,10 +16,10 @@ from pysat.solvers import Solver
 from deducer import Ending
 from solver import cadical, clauses, sat
 from solver.brute import best_score
+from solver.climb import best_line
 from solver.endings import endings, open_endings
 from solver.model import Deal, Move, Position
 from solver.search import OutOfBudget
-from solver.solve import best_line
 from tests.helpers import legal
 from tests.test_endings import brute_forced
 from tests.test_sat import larger_deals, line_score
@@ -224,7 +224,7 @@ def test_with_three_players_the_rival_is_kissat_on_the_ladder() -> None:
 
 
 def test_where_cp_sat_yields_at_once_to_a_rival_it_builds_no_model(monkeypatch: pytest.MonkeyPatch) -> None:
-    # With three players `solver.solve._ask` has the first configuration yield at once (`first_for`
+    # With three players `solver.questions.ask` has the first configuration yield at once (`first_for`
     # 0) to Kissat racing from the start, with no pair racing: CP-SAT takes no part, so its model is
     # never built (it took 0.25 s before the rival could start). On small deals at the brute force's
     # best score and one point above it, the rival alone decides each question as the brute force

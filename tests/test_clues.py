@@ -15,12 +15,12 @@ from deducer import DealOrder, Ending, Settings, Variant
 from solver import clues as relaxation
 from solver.bounds import arrivals, clues_bound, copies_bound, explain, upper_bound
 from solver.brute import Brute, State
+from solver.climb import best_line
 from solver.clues import MOST_CARDS, _plays, most_plays, tokens_lost
 from solver.endgame import late_groups
 from solver.endings import capped, endings
 from solver.model import ONGOING, TRASH, Deal, Position, Rules
 from solver.search import Search
-from solver.solve import best_line
 from tests.helpers import late_positions, random_late_cards
 
 A1, A2, A3, A4, A5 = range(5)

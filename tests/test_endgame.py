@@ -11,9 +11,10 @@ from deducer import Ending, Settings, Variant
 from solver import sat, search
 from solver.bounds import arrivals, crowded, excess, explain, upper_bound
 from solver.brute import best_score
+from solver.climb import best_line
 from solver.endgame import most_plays
 from solver.model import Deal, Position, Rules
-from solver.solve import best_line, solve
+from solver.solve import solve
 from tests.helpers import late_positions, random_late_cards
 
 M2, M3, M4, M5 = 26, 27, 28, 29  # multicolour cards of the avalanche deck

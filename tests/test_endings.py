@@ -10,8 +10,8 @@ import pytest
 
 from deducer import Ending, Settings, Variant
 from deducer.settings import DealOrder
-from solver import sat
-from solver import solve as solving
+from solver import climb as climbing
+from solver import sat, tops
 from solver.brute import best_score
 from solver.endings import Endings, capped, endings, open_endings, uncapped
 from solver.model import DISCARD, HINT, MISPLAY, ONGOING, TRASH, Deal, Position
@@ -90,16 +90,16 @@ def test_the_endings_of_a_top_are_bounded_once_for_the_glance_and_the_model(monk
     model = Deal.of(settings, deck)
     ends = open_endings(model, model.start(), 29)
     assert ends is not None and ends.open == ((5, 5, 5, 5, 4, 5), (5, 5, 5, 5, 5, 4)) and ends.refuted == 4
-    tops: list[int] = []
+    bounded: list[int] = []
 
     def counted(model: Deal, root: Position, top: int) -> Endings | None:
-        tops.append(top)
+        bounded.append(top)
         return open_endings(model, root, top)
 
-    monkeypatch.setattr(solving, "open_endings", counted)
+    monkeypatch.setattr(tops, "open_endings", counted)
     result = solve(settings, deck, time_limit=60)
     assert (result.verdict, result.score, result.upper) == ("loss", 29, 29)
-    assert tops == [29]
+    assert bounded == [29]
 
 
 @cache
@@ -212,9 +212,9 @@ def test_a_capped_game_finds_the_line_of_a_loss_before_the_model(monkeypatch: py
     deck = Variant.AVALANCHE.shuffled_deck(3236)
     asked = Asked(set(), real=False)
     stand_in(monkeypatch, asked)
-    monkeypatch.setattr(solving, "SHUFFLED_JOINS", 0)
+    monkeypatch.setattr(climbing, "SHUFFLED_JOINS", 0)
     result = solve(settings, deck, node_limit=100_000)
     assert (result.verdict, result.score, result.upper, asked.targets) == ("loss", 27, 27, [])
-    monkeypatch.setattr(solving, "CAPPED_PROBE", 0)
+    monkeypatch.setattr(climbing, "CAPPED_PROBE", 0)
     solve(settings, deck, node_limit=30_000)
     assert asked.targets[:1] == [27] and asked.ends[0] == ((5, 5, 5, 5, 5, 2),)

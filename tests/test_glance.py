@@ -14,10 +14,12 @@ from typing import Any
 import pytest
 
 from deducer import DealOrder, Ending, Settings, Variant
-from solver import clauses, sat
+from solver import clauses, sat, tops
+from solver import climb as climbing
 from solver import glance as glancing
 from solver import helper as helping
-from solver import solve as solving
+from solver import probes as probing
+from solver import questions as asking
 from solver.endings import Heights
 from solver.glance import Anchors, Glance
 from solver.greedy import greedy_line
@@ -452,7 +454,7 @@ def test_a_racing_question_takes_the_line_of_its_anchored_glance(monkeypatch: py
     assert not alone.proven
     line, _ = greedy_line(model, root)
     assert line_score(model, line) < target
-    anchors = Anchors(tuple(line), solving.anchors_of(model, root, target, line), solving.ANCHOR_CONFLICTS)
+    anchors = Anchors(tuple(line), asking.anchors_of(model, root, target, line), asking.ANCHOR_CONFLICTS)
     anchored = Glance(model, target, root, anchors=anchors)
     question = sat.Question(model, target, 30.0, race=True, anchored=anchored, anchored_after=0.1)
     began = time.perf_counter()
@@ -505,23 +507,23 @@ def test_no_anchor_keeps_a_move_that_loses_the_target() -> None:
         position = model.play(position, move)
         line.append(move)
     line += greedy_line(model, position)[0]
-    grid = tuple(range(len(line) // solving.ANCHOR_FROM, 0, -solving.ANCHOR_STEP))
+    grid = tuple(range(len(line) // asking.ANCHOR_FROM, 0, -asking.ANCHOR_STEP))
     assert len(grid) >= 3 and grid[-1] <= 5 < grid[0]
-    assert solving.anchors_of(model, root, 30, line) == tuple(k for k in grid if k <= 5)
-    assert solving.anchors_of(model, root, 29, line) == grid
-    assert solving.anchors_of(model, root, 30, line[:3]) == ()  # (too short a line: no anchor)
+    assert asking.anchors_of(model, root, 30, line) == tuple(k for k in grid if k <= 5)
+    assert asking.anchors_of(model, root, 29, line) == grid
+    assert asking.anchors_of(model, root, 30, line[:3]) == ()  # (too short a line: no anchor)
 
 
 def test_the_anchored_glance_is_kept_from_one_attempt_at_a_question_to_the_next() -> None:
-    # The solver's runs kept across attempts (`solve._Rival`) hand every attempt at a target the
+    # The solver's runs kept across attempts (`solver.questions.Rivals`) hand every attempt at a target the
     # same anchored glance, even given another line; asked for another target, they stop it (at
     # once, while it builds its first clauses) and make a new one; and they stop that one when told.
     model = Deal.of(THREE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(8071))
     root = model.start()
     line, _ = greedy_line(model, root)
-    kept = solving._Rival()
+    kept = asking.Rivals()
     first = kept.anchored(model, root, 30, line)
-    assert first is not None and first.anchors is not None and first.anchors.kept == solving.anchors_of(model, root, 30, line)
+    assert first is not None and first.anchors is not None and first.anchors.kept == asking.anchors_of(model, root, 30, line)
     first.start()
     assert kept.anchored(model, root, 30, line[:-4]) is first and not first.done.is_set()
     other = kept.anchored(model, root, 29, line)
@@ -532,14 +534,14 @@ def test_the_anchored_glance_is_kept_from_one_attempt_at_a_question_to_the_next(
     assert other.done.is_set()
     # The solver's anchored glance asks the whole question last, told the endings it was given; a
     # line too short for an anchor leaves it only that.
-    assert first.anchors.whole == solving.ANCHORED_WHOLE and first.ladder and other.ends == ()
-    told = solving._Rival().anchored(model, root, 30, line[:3], ((5, 5, 5, 5, 5, 5),))
+    assert first.anchors.whole == asking.ANCHORED_WHOLE and first.ladder and other.ends == ()
+    told = asking.Rivals().anchored(model, root, 30, line[:3], ((5, 5, 5, 5, 5, 5),))
     assert told is not None and told.anchors is not None and told.anchors.kept == () and told.ends == ((5, 5, 5, 5, 5, 5),)
 
 
 def test_the_glance_at_the_top_goes_on_in_place_of_a_whole_question_without_anchors(monkeypatch: pytest.MonkeyPatch) -> None:
     # 5 players, Avalanche, round-robin 8329: no line scores 30 (Glucose on the ladder refutes it after
-    # about 47,000 conflicts, seconds). The glance at the top, on the ladder as `_Glances` makes it
+    # about 47,000 conflicts, seconds). The glance at the top, on the ladder as `solver.tops.Glances` makes it
     # (no endings), is handed to the model's first question. Along a line too short for an anchor,
     # the anchored glance would only ask that same question from scratch: the glance at the top takes
     # its place (kept for the next attempts), not the second configuration's, and with CP-SAT and
@@ -550,27 +552,27 @@ def test_the_glance_at_the_top_goes_on_in_place_of_a_whole_question_without_anch
 
     monkeypatch.setattr(sat.Question, "_race", never_answers)
     monkeypatch.setattr(sat.Question, "_race_clauses", never_answers)
-    monkeypatch.setattr(solving, "RACE", True)
-    top = Glance(model, 30, root, lead=solving.GLANCE_LEAD, ladder=True)
+    monkeypatch.setattr(asking, "RACE", True)
+    top = Glance(model, 30, root, lead=tops.GLANCE_LEAD, ladder=True)
     top.start()
-    rival = solving._Rival()
-    question = solving._ask(model, root, 30, None, line, rival=rival, glance=top)
+    rival = asking.Rivals()
+    question = asking.ask(model, root, 30, None, line, rival=rival, glance=top)
     assert not question.glancing and rival.anchored(model, root, 30, line) is top
     assert question.racing and question._solver.parameters.max_deterministic_time == 0  # (CP-SAT's first yields: `ADOPTED_ALONE`)
     assert question.done.wait(60) and question.proven and question.answer() is None
     assert top.decided and top.answer() is None
     rival.stop()
     # Not on the same encoding, or with an anchor to ask first, the glance at the top is not taken.
-    made = solving._anchored(model, root, 30, line)
-    anchored = solving._anchored(model, root, 29, greedy_line(model, root)[0])
+    made = asking._anchored(model, root, 30, line)
+    anchored = asking._anchored(model, root, 29, greedy_line(model, root)[0])
     assert made is not None and anchored is not None and anchored.anchors is not None and anchored.anchors.kept
     running = Glance(model, 30, root, ladder=False)
     running.start()
-    assert not solving._whole_only(made, running)
+    assert not asking._whole_only(made, running)
     running.stop()
     at29 = Glance(model, 29, root, ladder=True)
     at29.start()
-    assert not solving._whole_only(anchored, at29)
+    assert not asking._whole_only(anchored, at29)
     at29.stop()
 
 
@@ -625,9 +627,9 @@ def glances_alone(monkeypatch: pytest.MonkeyPatch) -> list[Glance]:
     """The model never joins nor answers: the glances (the first once the search has spent 1,000
     positions on the deal, on two cores) are the solver's only help. Returns the list of the glances started, in order."""
     stand_in(monkeypatch, silent)
-    monkeypatch.setattr(solving, "GLANCE_AFTER", 1_000)
-    monkeypatch.setattr(solving, "MODEL_JOINS", 10**9)
-    monkeypatch.setattr(solving, "RACE", True)
+    monkeypatch.setattr(tops, "GLANCE_AFTER", 1_000)
+    monkeypatch.setattr(climbing, "MODEL_JOINS", 10**9)
+    monkeypatch.setattr(asking, "RACE", True)
     started: list[Glance] = []
 
     def noted(*args: object, **kwargs: object) -> Glance:
@@ -635,7 +637,7 @@ def glances_alone(monkeypatch: pytest.MonkeyPatch) -> list[Glance]:
         started.append(glance)
         return glance
 
-    monkeypatch.setattr(solving, "Glance", noted)
+    monkeypatch.setattr(tops, "Glance", noted)
     return started
 
 
@@ -668,9 +670,9 @@ def test_the_glance_starts_within_the_probes(monkeypatch: pytest.MonkeyPatch) ->
             searches.append(self)
 
     begun: list[tuple[str, int]] = []
-    start, climb = solving._Glances.start, solving._climb
+    start, climb = tops.Glances.start, climbing.climb
 
-    def glance_noted(glances: solving._Glances, top: int, best: int) -> tuple[int, str | None]:
+    def glance_noted(glances: tops.Glances, top: int, best: int) -> tuple[int, str | None]:
         begun.append(("glance", searches[-1].nodes))
         return start(glances, top, best)
 
@@ -678,15 +680,15 @@ def test_the_glance_starts_within_the_probes(monkeypatch: pytest.MonkeyPatch) ->
         begun.append(("climb", searches[-1].nodes))
         return climb(*args)
 
-    monkeypatch.setattr(solving, "Search", Noted)
-    monkeypatch.setattr(solving._Glances, "start", glance_noted)
-    monkeypatch.setattr(solving, "_climb", climb_noted)
-    outcome = solving.best_line(Deal.of(settings, Variant.AVALANCHE.shuffled_deck(148)), time_limit=120)
+    monkeypatch.setattr(climbing, "Search", Noted)
+    monkeypatch.setattr(tops.Glances, "start", glance_noted)
+    monkeypatch.setattr(climbing, "climb", climb_noted)
+    outcome = climbing.best_line(Deal.of(settings, Variant.AVALANCHE.shuffled_deck(148)), time_limit=120)
     assert (outcome.verdict, outcome.score) == ("win", 30)
     (what, glanced_at), (then, climbed_at) = begun[:2]
     assert (what, then) == ("glance", "climb")
-    assert 1_000 <= glanced_at <= 1_000 + solving.PROBE_TOP // solving.PROBE_ORDERS + 50  # (a slice ends a few over)
-    assert climbed_at >= solving.PROBE_TOP
+    assert 1_000 <= glanced_at <= 1_000 + climbing.PROBE_TOP // probing.PROBE_ORDERS + 50  # (a slice ends a few over)
+    assert climbed_at >= climbing.PROBE_TOP
 
 
 def test_a_glance_refuting_the_bound_explains_it_as_the_model_would(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -706,14 +708,14 @@ def test_a_glance_refuting_the_bound_explains_it_as_the_model_would(monkeypatch:
 
 def test_a_decided_glance_cuts_the_short_search_before_the_model() -> None:
     # 5 players, Avalanche, round-robin seed 1494: just before the model joins, the burning orders
-    # search 2,000 positions for the 30 (`solve._short_of_the_model`). Once the glance has decided,
+    # search 2,000 positions for the 30 (`solver.climb._short_of_the_model`). Once the glance has decided,
     # they search none: the glance's answer is taken at once, and the model is not built.
     model = Deal.of(FIVE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(1494))
     search = Search(model)
-    short = solving._short_of_the_model(model, search, model.start(), 30, 0, [], None, None, None, True, lambda: True)
+    short = climbing._short_of_the_model(model, search, model.start(), 30, 0, [], None, None, None, True, lambda: True)
     assert short[3] is None and search.nodes == 0
-    solving._short_of_the_model(model, search, model.start(), 30, 0, [], None, None, None, True, lambda: False)
-    assert search.nodes >= solving.BURN_JOIN
+    climbing._short_of_the_model(model, search, model.start(), 30, 0, [], None, None, None, True, lambda: False)
+    assert search.nodes >= climbing.BURN_JOIN
 
 
 def test_a_helper_closed_at_exit_ends_without_an_error_in_its_reader(monkeypatch: pytest.MonkeyPatch) -> None:

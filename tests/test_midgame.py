@@ -11,8 +11,9 @@ from deducer.dealer import advance
 from deducer.playout import playout
 from deducer.record import turn_states
 from solver.brute import Brute
+from solver.climb import best_line
 from solver.model import Deal, Position
-from solver.solve import SolverError, best_line, solve, solve_from
+from solver.solve import SolverError, solve, solve_from
 from tests.helpers import random_settings
 from tests.test_solver import small_deals
 

@@ -14,17 +14,20 @@ import pytest
 from deducer import DealOrder, Ending, Settings, Stuck, Variant
 from deducer.playout import playout
 from deducer.record import turn_states
-from solver import sat
-from solver import solve as solving
+from solver import climb as climbing
+from solver import probes as probing
+from solver import questions as asking
+from solver import sat, tops
 from solver.bounds import Bound
 from solver.brute import best_score
 from solver.clauses import Rival
+from solver.climb import best_line
 from solver.endings import Heights, open_endings
 from solver.glance import Anchors, Glance
 from solver.greedy import greedy_line
 from solver.model import ANNOUNCE, ONGOING, TRASH, Deal, Move, Position, Rules
 from solver.search import OutOfBudget
-from solver.solve import best_line, position_of, solve
+from solver.solve import position_of, solve
 from tests.helpers import legal
 from tests.test_midgame import position_in_play
 from tests.test_solver import small_deals
@@ -386,7 +389,7 @@ def stand_in(monkeypatch: pytest.MonkeyPatch, question: Callable[..., object]) -
     """Put `question` in `sat.Question`'s place, and keep Glucose's glance out (it would answer
     before the model is asked, beside the stand-in)."""
     monkeypatch.setattr(sat, "Question", question)
-    monkeypatch.setattr(solving, "GLANCE_AFTER", None)
+    monkeypatch.setattr(tops, "GLANCE_AFTER", None)
 
 
 def _noted(starter: Starter, handed: list[Rival]) -> Rival:
@@ -432,16 +435,16 @@ def test_a_model_out_of_time_is_asked_again_with_another_seed(monkeypatch: pytes
     deck = Variant.AVALANCHE.shuffled_deck(424)
     asked = Asked(set())
     stand_in(monkeypatch, asked)
-    monkeypatch.setattr(solving, "MODEL_TIME", 0.02)
-    monkeypatch.setattr(solving, "RACE", True)
+    monkeypatch.setattr(asking, "MODEL_TIME", 0.02)
+    monkeypatch.setattr(asking, "RACE", True)
     result = solve(FIVE_AVALANCHE, deck, time_limit=120)
     assert (result.verdict, result.score) == ("win", 30)
     assert len(asked.targets) >= 3 and set(asked.targets) == {30}
     seconds = [limit for limit, _ in asked.attempts]
     assert all(limit is not None and abs(limit - 0.02 * 2**number) < 1e-6 for number, limit in enumerate(seconds))
     assert [seed for _, seed in asked.attempts] == list(range(1, len(seconds) + 1))
-    assert asked.joins == [solving.CADICAL_JOINS] + [0.0] * (len(seconds) - 1)
-    assert asked.first[0] == solving.FIRST_YIELDS  # (the later: see the test below)
+    assert asked.joins == [asking.CADICAL_JOINS] + [0.0] * (len(seconds) - 1)
+    assert asked.first[0] == asking.FIRST_YIELDS  # (the later: see the test below)
     assert all(first is None or (first == 0.0 and floor is None) for first, floor in zip(asked.first[1:], asked.floors[1:]))
     runs = [run for handed in asked.rivals for run in handed]
     assert asked.rivals[0] == [] and all(asked.rivals[1:]) and all(run is runs[0] for run in runs)
@@ -450,7 +453,7 @@ def test_a_model_out_of_time_is_asked_again_with_another_seed(monkeypatch: pytes
 
 class FakeGlance:
     """Stands in for Glucose's anchored glance: started or not, running or done; `adopted`: the glance
-    at the top in its place (no anchors: `solve._Rival.adopt`)."""
+    at the top in its place (no anchors: `solver.questions.Rivals.adopt`)."""
 
     def __init__(self, started: bool, done: bool, adopted: bool = False) -> None:
         self.started, self.done = started, threading.Event()
@@ -465,7 +468,7 @@ class FakeGlance:
 @pytest.mark.parametrize(
     ("attempt", "best", "started", "done", "first", "adopted"),
     [
-        (0, None, True, False, solving.FIRST_YIELDS, False),  # the first attempt: CP-SAT's share, then the rivals'
+        (0, None, True, False, asking.FIRST_YIELDS, False),  # the first attempt: CP-SAT's share, then the rivals'
         (2, None, True, False, 0.0, False),  # CaDiCaL and the anchored glance racing: CP-SAT stops at once
         (2, None, False, False, None, False),  # the glance not started (an attempt too short to start it)
         (2, None, True, True, None, False),  # the glance done (its anchors refuted): CP-SAT takes its core
@@ -482,20 +485,20 @@ def test_the_later_attempts_leave_the_cores_to_cadical_and_the_anchored_glance(
     # decide most of them: where both race and no floor is asked, CP-SAT leaves them a core each.
     asked = Asked(set(), real=False)
     stand_in(monkeypatch, asked)
-    monkeypatch.setattr(solving, "RACE", True)
-    monkeypatch.setattr(solving, "_anchored", lambda *_: FakeGlance(started, done, adopted))
+    monkeypatch.setattr(asking, "RACE", True)
+    monkeypatch.setattr(asking, "_anchored", lambda *_: FakeGlance(started, done, adopted))
     model = Deal.of(FIVE_AVALANCHE, Variant.AVALANCHE.shuffled_deck(8329))
-    rival = solving._Rival()
+    rival = asking.Rivals()
     line = greedy_line(model, model.start())[0]
-    question = solving._ask(model, model.start(), 30, None, line, attempt, best, rival=rival)
+    question = asking.ask(model, model.start(), 30, None, line, attempt, best, rival=rival)
     question.stop()
     assert asked.first == [first] and asked.floors == [26 if best is not None else None]
-    assert asked.joins == [solving.CADICAL_JOINS if attempt == 0 else 0.0]  # (CaDiCaL races every attempt)
+    assert asked.joins == [asking.CADICAL_JOINS if attempt == 0 else 0.0]  # (CaDiCaL races every attempt)
 
 
 @pytest.mark.parametrize(
     ("players", "joins", "first"),
-    [(3, 0.0, 0.0), (4, solving.CADICAL_JOINS, solving.FIRST_YIELDS), (5, solving.CADICAL_JOINS, solving.FIRST_YIELDS)],
+    [(3, 0.0, 0.0), (4, asking.CADICAL_JOINS, asking.FIRST_YIELDS), (5, asking.CADICAL_JOINS, asking.FIRST_YIELDS)],
 )
 def test_with_three_players_kissat_races_from_the_start(
     monkeypatch: pytest.MonkeyPatch, players: int, joins: float, first: float
@@ -508,12 +511,12 @@ def test_with_three_players_kissat_races_from_the_start(
     # configuration yields after `FIRST_YIELDS`.
     asked = Asked(set(), real=False)
     stand_in(monkeypatch, asked)
-    monkeypatch.setattr(solving, "RACE", True)
+    monkeypatch.setattr(asking, "RACE", True)
     settings = Settings(players=players, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.PER_SEAT)
     model = Deal.of(settings, Variant.AVALANCHE.shuffled_deck(8071))
     line = greedy_line(model, model.start())[0]
-    rival = solving._Rival()
-    solving._ask(model, model.start(), 30, None, line, 0, rival=rival).stop()
+    rival = asking.Rivals()
+    asking.ask(model, model.start(), 30, None, line, 0, rival=rival).stop()
     rival.stop()
     assert asked.joins == [joins] and asked.first == [first]
 
@@ -572,7 +575,7 @@ def test_a_probe_burning_cards_finds_a_narrow_win_at_once(monkeypatch: pytest.Mo
     # cards finds it within 1,000.
     deck = Variant.AVALANCHE.shuffled_deck(403)
     monkeypatch.setattr(sat, "applies", lambda deal: False)
-    monkeypatch.setattr(solving, "BURNING", ())
+    monkeypatch.setattr(probing, "BURNING", ())
     assert solve(FIVE_AVALANCHE, deck, node_limit=300_000).verdict == "unknown"
     monkeypatch.undo()
     result = solve(FIVE_AVALANCHE, deck, node_limit=1_000)
@@ -604,7 +607,7 @@ def test_shuffled_restarts_at_the_top_find_a_narrow_win_before_the_model_joins(m
     result = solve(FIVE_AVALANCHE, deck, node_limit=300_000)
     assert (result.verdict, result.score, asked.targets) == ("win", 30, [])
     assert result.nodes < 20_000
-    monkeypatch.setattr(solving, "SHUFFLED_JOINS", 0)
+    monkeypatch.setattr(climbing, "SHUFFLED_JOINS", 0)
     result = solve(FIVE_AVALANCHE, deck, node_limit=300_000)
     assert (result.verdict, result.score, asked.targets) == ("win", 30, [30])
     assert result.nodes > 50_000
@@ -618,14 +621,14 @@ def test_the_shuffled_restarts_take_48000_positions_before_the_model_joins(monke
     # the real model the solver took 12-17 s on each before, 0.9-1.5 s now.)
     asked = Asked(set(), real=False)
     stand_in(monkeypatch, asked)
-    deck, chosen = Variant.AVALANCHE.shuffled_deck(8248), solving.SHUFFLED_JOINS
+    deck, chosen = Variant.AVALANCHE.shuffled_deck(8248), climbing.SHUFFLED_JOINS
     for deal, fewer in ((DealOrder.PER_SEAT, 16_000), (DealOrder.ROUND_ROBIN, 32_000)):
         settings = Settings(players=4, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=deal)
         asked.targets.clear()
-        monkeypatch.setattr(solving, "SHUFFLED_JOINS", chosen)
+        monkeypatch.setattr(climbing, "SHUFFLED_JOINS", chosen)
         result = solve(settings, deck, node_limit=60_000)
         assert (result.verdict, result.score, asked.targets) == ("win", 30, []), deal
-        monkeypatch.setattr(solving, "SHUFFLED_JOINS", fewer)
+        monkeypatch.setattr(climbing, "SHUFFLED_JOINS", fewer)
         solve(settings, deck, node_limit=60_000)
         assert asked.targets == [30], deal
 
@@ -643,8 +646,8 @@ def test_beside_a_racing_pair_the_search_waits_after_its_burning_restarts(monkey
             self.racing = True
 
     stand_in(monkeypatch, lambda model, target, *_, **__: Racing(target))
-    monkeypatch.setattr(solving, "RACE_FIRST", 0.0)
-    monkeypatch.setattr(solving, "SHUFFLED_JOINS", 0)
+    monkeypatch.setattr(asking, "RACE_FIRST", 0.0)
+    monkeypatch.setattr(climbing, "SHUFFLED_JOINS", 0)
     result = solve(FIVE_AVALANCHE, Variant.AVALANCHE.shuffled_deck(148), time_limit=3.0)
     assert (result.verdict, result.score) == ("unknown", 29) and result.nodes < 50_000
 
@@ -658,14 +661,14 @@ def test_the_burning_orders_try_longer_than_the_probes(monkeypatch: pytest.Monke
     # it after 300,000 positions.
     deck = Variant.AVALANCHE.shuffled_deck(508)
     stand_in(monkeypatch, silent)
-    monkeypatch.setattr(solving, "BURNING", ())
+    monkeypatch.setattr(probing, "BURNING", ())
     assert solve(FIVE_AVALANCHE, deck, node_limit=300_000).verdict == "unknown"
     monkeypatch.undo()
     asked = Asked(set(), real=False)
     stand_in(monkeypatch, asked)
     result = solve(FIVE_AVALANCHE, deck, node_limit=300_000)
     assert (result.verdict, result.score, asked.targets) == ("win", 30, [])
-    monkeypatch.setattr(solving, "BURN_JOIN", 0)
+    monkeypatch.setattr(climbing, "BURN_JOIN", 0)
     result = solve(FIVE_AVALANCHE, deck, node_limit=300_000)
     assert (result.verdict, result.score, asked.targets) == ("win", 30, [30])
 
@@ -688,10 +691,10 @@ def test_the_model_joins_early_and_the_climb_goes_on_alone(monkeypatch: pytest.M
     monkeypatch.undo()
     asked = Asked(set(), real=False)
     stand_in(monkeypatch, asked)
-    monkeypatch.setattr(solving, "SHUFFLED_JOINS", 0)
+    monkeypatch.setattr(climbing, "SHUFFLED_JOINS", 0)
     result = solve(settings, deck)
     assert (result.verdict, result.score) == ("win", 25) and asked.targets == [25]
-    before_the_model = len(solving.BURNING) * solving.BURN_JOIN
+    before_the_model = len(probing.BURNING) * climbing.BURN_JOIN
     assert alone.nodes <= result.nodes <= alone.nodes + before_the_model + 200
 
 
@@ -707,16 +710,16 @@ def loosen(monkeypatch: pytest.MonkeyPatch) -> None:
     """The opening bound loosened to the maximum score (sound, if loose), the bounds of the endings
     unasked (`solver.endings`), no probes (nor in the endings' capped games, nor shuffled restarts
     before the model), and the model (a stand-in) joining the search at once."""
-    monkeypatch.setattr(solving, "explain", lambda model, root: Bound(model.rules.max_score, "loosened"))
-    monkeypatch.setattr(solving, "open_endings", lambda model, root, score: None)
-    monkeypatch.setattr(solving, "copies_bound", lambda model, root, bound: bound)
-    monkeypatch.setattr(solving, "clues_bound", lambda model, root, bound: bound)
-    monkeypatch.setattr(solving, "PROBE_TOP", 0)
-    monkeypatch.setattr(solving, "PROBE", 0)
-    monkeypatch.setattr(solving, "CAPPED_PROBE", 0)
-    monkeypatch.setattr(solving, "MODEL_JOINS", 1)
-    monkeypatch.setattr(solving, "SHUFFLED_JOINS", 0)
-    monkeypatch.setattr(solving, "CLIMB_ALONE", 1)
+    monkeypatch.setattr(climbing, "explain", lambda model, root: Bound(model.rules.max_score, "loosened"))
+    monkeypatch.setattr(tops, "open_endings", lambda model, root, score: None)
+    monkeypatch.setattr(climbing, "copies_bound", lambda model, root, bound: bound)
+    monkeypatch.setattr(climbing, "clues_bound", lambda model, root, bound: bound)
+    monkeypatch.setattr(climbing, "PROBE_TOP", 0)
+    monkeypatch.setattr(climbing, "PROBE", 0)
+    monkeypatch.setattr(climbing, "CAPPED_PROBE", 0)
+    monkeypatch.setattr(climbing, "MODEL_JOINS", 1)
+    monkeypatch.setattr(climbing, "SHUFFLED_JOINS", 0)
+    monkeypatch.setattr(climbing, "CLIMB_ALONE", 1)
     monkeypatch.setattr(sat, "applies", lambda deal: True)
 
 
@@ -760,7 +763,7 @@ def test_the_endings_refute_targets_without_the_model(monkeypatch: pytest.Monkey
     # for fewer targets, as a target whose every ending fails a bound is passed over, and every
     # target passed over or refuted is truly out of reach (brute force).
     loosen(monkeypatch)
-    monkeypatch.setattr(solving, "open_endings", open_endings)
+    monkeypatch.setattr(tops, "open_endings", open_endings)
     passed_over = 0
     for model, truth, asked in climbs(monkeypatch):
         assert asked == sorted(set(asked), reverse=True) and all(target > truth for target in asked[:-1])
@@ -807,10 +810,10 @@ def test_the_perfect_question_ends_once_the_model_refutes_the_maximum(monkeypatc
     # model (a stand-in) refutes 30 at once: asked only whether 30 is reachable, the solver stops
     # there, 29 proven the most, the best score below it not sought. Asked for the best score, it asks
     # the model for 29 next. (No shuffled restarts before the model joins either.)
-    monkeypatch.setattr(solving, "PROBE_TOP", 0)
-    monkeypatch.setattr(solving, "PROBE", 0)
-    monkeypatch.setattr(solving, "MODEL_JOINS", 1)
-    monkeypatch.setattr(solving, "SHUFFLED_JOINS", 0)
+    monkeypatch.setattr(climbing, "PROBE_TOP", 0)
+    monkeypatch.setattr(climbing, "PROBE", 0)
+    monkeypatch.setattr(climbing, "MODEL_JOINS", 1)
+    monkeypatch.setattr(climbing, "SHUFFLED_JOINS", 0)
     deck = Variant.AVALANCHE.shuffled_deck(8329)
     for perfect, targets in ((True, [30]), (False, [30, 29])):
         asked = Asked({30}, real=False)
@@ -851,7 +854,7 @@ def test_an_undecided_deal_keeps_its_upper_bound(monkeypatch: pytest.MonkeyPatch
     # and why; with one that refutes 28 at once (told the one ending the bounds leave, see
     # test_endings), 27. (The budget: 44,000 positions, and those of the shuffled restarts at the top
     # before the model joins.)
-    deck, budget = Variant.AVALANCHE.shuffled_deck(744), 44_000 + solving.SHUFFLED_JOINS
+    deck, budget = Variant.AVALANCHE.shuffled_deck(744), 44_000 + climbing.SHUFFLED_JOINS
     stand_in(monkeypatch, silent)
     result = solve(FIVE_AVALANCHE, deck, node_limit=budget)
     assert (result.verdict, result.upper) == ("unknown", 28) and result.score < 28
@@ -914,8 +917,8 @@ def test_the_model_asks_above_the_best_found_when_the_bound_is_out_of_its_reach(
     stand_in(monkeypatch, asked)
     # (Room for a machine twice as slow, as under pytest-xdist with a solver's children beside it: the
     # question's time 3 s, the solve's 10 s, or 8 s where the question has no time of its own.)
-    monkeypatch.setattr(solving, "MODEL_TIME", 3.0)
-    monkeypatch.setattr(solving, "CADICAL", False)  # (its rival would refute 28 in some seconds)
+    monkeypatch.setattr(asking, "MODEL_TIME", 3.0)
+    monkeypatch.setattr(asking, "CADICAL", False)  # (its rival would refute 28 in some seconds)
     result = solve(FIVE_AVALANCHE, Variant.AVALANCHE.shuffled_deck(744), time_limit=10 if timed else 8)
     assert (result.verdict, result.score, result.upper) == ("unknown", 27, 28)
     assert asked.floors[:2] == [None, 26] and set(asked.targets) == {28}
@@ -927,9 +930,9 @@ def test_the_perfect_question_asks_the_model_for_the_maximum_alone(monkeypatch: 
     # of time at once: asked only whether 30 is reachable, no attempt asks for the best score below it.
     # (The first question comes after 0.6-0.7 s of greedy lines, bounds and restarts on this 2-core
     # machine, the second about 0.5 s later: 1.5 s was too tight under load, and at times even alone.)
-    monkeypatch.setattr(solving, "PROBE_TOP", 0)
-    monkeypatch.setattr(solving, "PROBE", 0)
-    monkeypatch.setattr(solving, "MODEL_JOINS", 1)
+    monkeypatch.setattr(climbing, "PROBE_TOP", 0)
+    monkeypatch.setattr(climbing, "PROBE", 0)
+    monkeypatch.setattr(climbing, "MODEL_JOINS", 1)
     asked = OutOfTime(True)
     stand_in(monkeypatch, asked)
     result = solve(FIVE_AVALANCHE, Variant.AVALANCHE.shuffled_deck(8329), time_limit=4.0, perfect=True)
@@ -972,7 +975,7 @@ def test_under_crowning_piece_the_pair_races_every_attempt(monkeypatch: pytest.M
     # CaDiCaL's clauses cover the standard rules only (and no Timed Choreography): under Crowning Piece
     # no question is handed CaDiCaL, and the pair of configurations races in every attempt; under the
     # standard rules, from the second attempt on, CaDiCaL takes the second configuration's place.
-    monkeypatch.setattr(solving, "RACE", True)
+    monkeypatch.setattr(asking, "RACE", True)
     deck = Variant.AVALANCHE.shuffled_deck(424)
     for settings, pairs in (
         (replace(FIVE_AVALANCHE, ending=Ending.CROWNING), [2, 2, 2]),
@@ -980,10 +983,10 @@ def test_under_crowning_piece_the_pair_races_every_attempt(monkeypatch: pytest.M
         (FIVE_AVALANCHE, [2, 1, 1]),
     ):
         model = Deal.of(settings, deck)
-        rival = solving._Rival()
+        rival = asking.Rivals()
         for attempt, solvers in enumerate(pairs):
             deadline = time.perf_counter() + 0.05
-            question = solving._ask(model, model.start(), 30, deadline, [], attempt, 29, rival=rival)
+            question = asking.ask(model, model.start(), 30, deadline, [], attempt, 29, rival=rival)
             question.stop()
             assert len(question._solvers) == solvers, (settings, attempt)
             assert (question._starter is None) == (settings != FIVE_AVALANCHE), (settings, attempt)

@@ -10,14 +10,16 @@ import pytest
 from deducer import Card, Ending, GameState, Settings, Stuck, Variant
 from deducer.cards import format_cards, parse_cards
 from deducer.dealer import advance, deal
+from solver import climb as climbing
 from solver import greedy
-from solver import solve as solving
 from solver.bounds import Bound
 from solver.brute import Brute, TooBig, best_score
+from solver.climb import best_line
 from solver.greedy import greedy_line, greedy_move, greedy_start, quick_move
 from solver.model import ANNOUNCE, DISCARD, HINT, LOST, MISPLAY, OVER, PLAY, TRASH, WON, Deal, Move, Position, Rules, card_id
+from solver.replay import to_actions
 from solver.search import Ordering, OutOfBudget, Search
-from solver.solve import Solution, SolverError, best_line, position_of, solve, to_actions
+from solver.solve import Solution, SolverError, position_of, solve
 from tests.helpers import full_deck, random_settings
 
 
@@ -307,7 +309,7 @@ def test_a_deal_won_by_the_first_greedy_line_needs_no_bound(monkeypatch: pytest.
     def unused(*_: object) -> Bound:
         raise AssertionError("the bound was computed")
 
-    monkeypatch.setattr(solving, "explain", unused)
+    monkeypatch.setattr(climbing, "explain", unused)
     told: list[tuple[int, int]] = []
     solution = solve(settings, deck, report=lambda best, top: told.append((best, top)))
     assert (solution.verdict, solution.score, solution.nodes, told) == ("win", 25, 0, [(25, 25)])
@@ -338,8 +340,8 @@ def test_hand_lock_loses_even_under_crowning(monkeypatch: pytest.MonkeyPatch) ->
     assert (result.reason or "").startswith("hand lock: after deck card 11 is drawn all 10 cards in hand")
     # Without the bounds, the search (and the constraint model) prove it too.
     monkeypatch.setattr("solver.search.upper_bound", lambda deal, position, *_: deal.rules.max_score)
-    monkeypatch.setattr("solver.solve.explain", lambda deal, position: Bound(deal.rules.max_score))
-    monkeypatch.setattr("solver.solve.copies_bound", lambda deal, position, bound: bound)
+    monkeypatch.setattr("solver.climb.explain", lambda deal, position: Bound(deal.rules.max_score))
+    monkeypatch.setattr("solver.climb.copies_bound", lambda deal, position, bound: bound)
     outcome = best_line(Deal.of(settings, deck))
     assert outcome.verdict == "loss" and outcome.nodes > 0
 
