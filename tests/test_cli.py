@@ -137,12 +137,13 @@ def test_an_undecided_deal_says_how_high_it_may_score() -> None:
     # 5 players, Avalanche, seed 744: the pace bound is 28, which neither the search nor the model
     # decides in half a second (the true best is 27; Glucose, glancing at it, may refute it by then
     # on a fast machine: about 0.7 s here). The answer is undecided, but a perfect score is ruled
-    # out: the survey counts the deal as decided and not winnable.
+    # out: the survey counts the deal as decided and not winnable. The best line found by then is the
+    # greedy line's 23 on a busy machine, 25 most often, and at most the true best.
     deal = ["--seed", "744", "--players", "5", "--variant", "avalanche", "--rules", "standard", "--time-limit", "0.5"]
     table = runner.invoke(app, ["solve", *deal], env={"COLUMNS": "200"})
     assert table.exit_code == 0, table.output
-    upper = re.search(r"no perfect score: at most (2[78])/30, the best line found 2[4-7] ", table.output)
-    assert upper is not None, table.output
+    upper = re.search(r"no perfect score: at most (2[78])/30, the best line found (\d+) ", table.output)
+    assert upper is not None and 23 <= int(upper[2]) <= 27, table.output
     assert ("why: pace: " if upper[1] == "28" else "why: no line scores 28: of the 21 ways") in table.output
     survey = runner.invoke(app, ["survey", *deal, "--count", "1", "--jobs", "1", "--json"])
     assert survey.exit_code == 0, survey.output
