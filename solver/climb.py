@@ -82,15 +82,17 @@ def best_line(
 
     `root` is the position to solve (default: the opening deal); `ceiling` a score known not to be
     beaten (proven at an earlier position). `node_limit` counts the depth-first search's positions;
-    `time_limit` bounds the whole; `stop` (asked every 1,024 positions of the search, and every 50 ms
-    while it waits for the model) ends it early as the time limit would; `report` is told (the best
-    score found, the most not yet refuted) after the greedy lines, at each turn of the climb (the first
-    just after the probes), and last the answer's.
+    `time_limit` bounds the whole from the call: the search has what the greedy lines and the bounds
+    at the deal leave (they are not interrupted: 0.2 s on 5p Avalanche 744); `stop` (asked every 1,024
+    positions of the search, and every 50 ms while it waits for the model) ends it early as the time
+    limit would; `report` is told (the best score found, the most not yet refuted) after the greedy
+    lines, at each turn of the climb (the first just after the probes), and last the answer's.
 
     `perfect` (standard rules; Crowning Piece asks nothing else): the question is only whether the
     maximum is reachable. The answer comes as soon as a line reaches it or the maximum is refuted (a
     bound at the deal, most often), with the best line found by then: "unknown" if its score is not
     proven the best (the `upper` bound, below the maximum, says that no line wins)."""
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
     root = model.start() if root is None else root
     maximum = model.rules.max_score
     perfect = perfect and model.rules.ending is Ending.STANDARD  # (Crowning Piece asks only that)
@@ -115,7 +117,6 @@ def best_line(
         if report is not None:
             report(best, bound.score)
         return Outcome("loss" if best == bound.score else "unknown", best, bound.score, best_line_found, 0, bound.reason)
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
     search = Search(model)
     search.stop, search.report = stop, report
     reason: str | None = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from itertools import pairwise
 
 import pytest
@@ -12,7 +13,7 @@ from deducer.cards import format_cards, parse_cards
 from deducer.dealer import advance, deal
 from solver import climb as climbing
 from solver import greedy
-from solver.bounds import Bound
+from solver.bounds import Bound, clues_bound
 from solver.brute import Brute, TooBig, best_score
 from solver.climb import best_line
 from solver.greedy import greedy_line, greedy_move, greedy_start, quick_move
@@ -401,6 +402,24 @@ def test_a_stop_gives_unknown_with_the_best_line_found() -> None:
     stopped = solve(settings, Variant.AVALANCHE.shuffled_deck(5), stop=lambda: True)
     assert stopped.verdict == "unknown" and stopped.nodes == 0 and 0 < stopped.score < 30 and stopped.upper == 30
     assert solve(Settings(players=3), Variant.BASE.shuffled_deck(1), stop=lambda: True).verdict == "win"
+
+
+def test_the_time_limit_counts_the_bounds_at_the_deal_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The deal of the tests above, whose greedy line falls short of the bound. Its last bound at the
+    # deal made to take 0.3 s, a time limit of 0.25 s is spent before the search begins: the search
+    # looks at the clock before its first position and stops there, not 0.25 s of positions later
+    # (thousands). The answer is the greedy line's, replayed, with the bound.
+
+    def slow(model: Deal, root: Position, bound: Bound) -> Bound:
+        time.sleep(0.3)
+        return clues_bound(model, root, bound)
+
+    monkeypatch.setattr(climbing, "clues_bound", slow)
+    settings = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD)
+    began = time.perf_counter()
+    result = solve(settings, Variant.AVALANCHE.shuffled_deck(5), time_limit=0.25)
+    assert (result.verdict, result.nodes, result.upper) == ("unknown", 0, 30) and 0 < result.score < 30
+    assert time.perf_counter() - began < 1.0
 
 
 def test_the_perfect_question_is_answered_by_a_bound_at_the_deal() -> None:
