@@ -135,10 +135,11 @@ def test_solve_takes_a_game_file_in_the_deck_s_place() -> None:
 
 def test_an_undecided_deal_says_how_high_it_may_score() -> None:
     # 5 players, Avalanche, seed 744: the pace bound is 28, which neither the search nor the model
-    # decides in half a second (the true best is 27; Glucose, glancing at it, may refute it by then
-    # on a fast machine: about 0.7 s here). The answer is undecided, but a perfect score is ruled
-    # out: the survey counts the deal as decided and not winnable. The best line found by then is the
-    # greedy line's 23 on a busy machine, 25 most often, and at most the true best.
+    # decides in half a second (the true best is 27; Glucose, glancing at it, refutes it 1.8 s into
+    # the deal here, so a much faster machine may answer 27). The answer is undecided, but a perfect
+    # score is ruled out: the survey counts the deal as decided and not winnable. The best line found
+    # by then scores from the greedy line's 23 (the probes have not improved on it: 2 runs of 3 here)
+    # up to the true best.
     deal = ["--seed", "744", "--players", "5", "--variant", "avalanche", "--rules", "standard", "--time-limit", "0.5"]
     table = runner.invoke(app, ["solve", *deal], env={"COLUMNS": "200"})
     assert table.exit_code == 0, table.output
