@@ -26,7 +26,7 @@ from deducer.settings import MAX_CLUES, MAX_STRIKES, Ending
 from solver import cadical, sat
 from solver.endings import Heights
 from solver.model import DISCARD, HINT, MISPLAY, ONGOING, PLAY, TRASH, Deal, Move, Position
-from solver.sat import holders, horizon, most_acts
+from solver.sat import Stopped, holders, horizon, most_acts
 from solver.windows import drawn_by_now, question_windows
 
 if TYPE_CHECKING:
@@ -40,10 +40,6 @@ def applies(deal: Deal) -> bool:
     what `solver.sat.applies` asks)."""
     rules = deal.rules
     return rules.ending is Ending.STANDARD and not rules.choreography and sat.applies(deal)
-
-
-class Stopped(Exception):
-    """A build abandoned on request (`build`'s `stop`)."""
 
 
 @dataclass(frozen=True)

@@ -143,7 +143,8 @@ class Work:
         this process was stopped, if one was (`_Parked`), and is kept if it is stopped undecided."""
         from pysat.solvers import Solver
 
-        from solver.clauses import Stopped, build
+        from solver.clauses import build
+        from solver.sat import Stopped
 
         question = self.question(root, ends, ladder)
         whole = conflicts is None and PARK

@@ -123,6 +123,10 @@ def holders(deal: Deal, root: Position) -> list[int | None]:
     return held
 
 
+class Stopped(Exception):
+    """A build abandoned on request (the `stop` of `_build`, and of `solver.clauses.build`)."""
+
+
 class Question:
     """One question to the model ("a line scoring at least `target`?"), solvable in a thread.
 
@@ -199,6 +203,7 @@ class Question:
         (the target, told `ends`) and the pair races, it keeps the other configuration's place until
         it has had its lead (`led`: its conflicts spent; at once if it has spent them already): its
         answer counts if it decides first; if not, it is stopped, and the other configuration starts.
+        The models' builds hear it: one that it decides during stops there (`_unless_glanced`).
         Otherwise the caller stops it.
         `anchored`: Glucose's anchored glance (a `solver.glance.Glance` given `anchors`) at lines
         reaching `target` that begin as the best line found (then at the whole question, for the
@@ -231,7 +236,11 @@ class Question:
         # start, and no pair races, CP-SAT takes no part: its model is not built (0.25 s on 3p Avalanche,
         # in this thread, before the rival could start).
         idle = first_for is not None and first_for <= 0 and self._starter is not None and not racing
-        self._models = [] if idle else [_hinted(deal, target, self.root, self.floor, ends if told else (), line)]
+        # Glucose's glance at this very question, already running: in a racing pair, it keeps the
+        # other configuration's place until it has had its lead.
+        self._glance = glance if glance is not None and racing and (glance.target, glance.ends) == (target, tuple(ends)) else None
+        first = None if idle else self._unless_glanced(self.floor, ends if told else (), line)
+        self._models = [] if first is None else [first]
         self._rival: Rival | None = None  # CaDiCaL, once racing for the target (told its endings)
         self._true: set[int] | None = None  # CaDiCaL's solution, when it decided the question first
         self._began = 0.0  # when `run` began
@@ -259,8 +268,8 @@ class Question:
             self._solvers.append(other)
             if self._starter is not None:  # (CaDiCaL takes its place once it has done this much work)
                 other.parameters.max_deterministic_time = rival_after
-            if not ends:
-                self._models.append(self._models[0])
+            if not ends and first is not None:
+                self._models.append(first)
         if first_for is not None and self._starter is not None:
             self._solver.parameters.max_deterministic_time = first_for  # (after the other's copy)
         # Told the endings, the other's model differs (its windows too): it is built once the first
@@ -274,15 +283,17 @@ class Question:
         self._over = threading.Event()  # the question is decided or stopped: CaDiCaL's racer stops waiting
         self._thread: threading.Thread | None = None
         self._spent = threading.Event()  # the other configuration has done its work undecided (or never races)
-        # Glucose's glance at this very question, already running: in a racing pair, it keeps the
-        # other configuration's place until it has had its lead.
-        self._glance = glance if glance is not None and racing and (glance.target, glance.ends) == (target, tuple(ends)) else None
         self._glanced: list[Move] | None = None  # the glance's line, when it decided the question first
         self._anchored = (anchored, anchored_after) if anchored is not None and race else None
+        if self._glance is not None and first is None:  # (it decided the question while the model was built)
+            self._solvers, self._starter, self._anchored = [], None, None
+            self._take_glance(self._glance)
 
     def run(self) -> None:
         """Solve, in this thread (the rival, if any, in another)."""
         try:
+            if self._decided.is_set():  # (by the glance, while the model was built: nothing to solve)
+                return
             if not self.racing:
                 self._status = self._solver.solve(self._models[0][0])
                 return
@@ -298,8 +309,9 @@ class Question:
                 threads.append(threading.Thread(target=self._race_anchored, args=self._anchored, daemon=True))
             threads[0].start()  # (the first configuration, or CaDiCaL's racer where CP-SAT takes no part)
             if len(self._models) < len(self._solvers):  # (the search waits meanwhile: see `solver.questions.ask`)
-                ends, line = self._told
-                self._models.append(_hinted(self.deal, self.target, self.root, None, ends, line))
+                other = self._unless_glanced(None, *self._told)
+                if other is not None:  # (otherwise the glance in its place has decided: `_race_glance`)
+                    self._models.append(other)
             for thread in threads[1:]:
                 thread.start()
             for thread in threads:
@@ -330,17 +342,37 @@ class Question:
         glance.stop()  # (a helper that does not answer within `helper.STOP_WAIT` is given up: undecided)
         if glance.decided:
             with self._lock:
-                if self._status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
-                    return
-                self._glanced = glance.answer()
-                self._status = cp_model.INFEASIBLE if self._glanced is None else cp_model.OPTIMAL
-                self._decided.set()
+                if self._status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+                    self._take_glance(glance)
             return
         left = self._time_left()
         if not self._over.is_set() and (left is None or left > 0):  # (stopped, or its time up: `_outlasts` ended)
             if left is not None:
                 other.parameters.max_time_in_seconds = left  # (the question's time, not its own)
             self._race(other)
+
+    def _take_glance(self, glance: Glance) -> None:
+        """The glance's answer (it has decided) is the question's (the lock held, once racing)."""
+        from ortools.sat.python import cp_model
+
+        self._glanced = glance.answer()
+        self._status = cp_model.INFEASIBLE if self._glanced is None else cp_model.OPTIMAL
+        self._decided.set()
+
+    def _unless_glanced(
+        self, floor: int | None, ends: Sequence[Heights], line: list[Move] | None
+    ) -> tuple[cp_model.CpModel, _Turns] | None:
+        """The model of the question (`_hinted`), or None if Glucose's glance at it (if any) decides the
+        question meanwhile: the build stops there (5p Avalanche round-robin 744's glance refutes 28 as
+        the model for 28 is built, twice over: 0.3 s). A glance that finishes undecided (stopped) leaves
+        the model to be built in full."""
+        glance = self._glance
+        try:
+            return _hinted(self.deal, self.target, self.root, floor, ends, line, None if glance is None else glance.done.is_set)
+        except Stopped:
+            if glance is not None and glance.decided:
+                return None
+            return _hinted(self.deal, self.target, self.root, floor, ends, line)
 
     def _race(self, solver: cp_model.CpSolver) -> None:
         """One racing solver: the first to decide the question counts (`run` stops the other); if
@@ -549,21 +581,34 @@ class _Turns:
 
 
 def _hinted(
-    deal: Deal, target: int, root: Position, floor: int | None, ends: Sequence[Heights], line: list[Move] | None
+    deal: Deal,
+    target: int,
+    root: Position,
+    floor: int | None,
+    ends: Sequence[Heights],
+    line: list[Move] | None,
+    stop: Callable[[], bool] | None = None,
 ) -> tuple[cp_model.CpModel, _Turns]:
     """`_build`'s model, with `line` (if any) as the solver's hint."""
-    model, turns = _build(deal, target, root, floor, ends)
+    model, turns = _build(deal, target, root, floor, ends, stop)
     if line:
         turns.hint(model, deal, root, line)
     return model, turns
 
 
 def _build(
-    deal: Deal, target: int, root: Position, floor: int | None = None, ends: Sequence[Heights] = ()
+    deal: Deal,
+    target: int,
+    root: Position,
+    floor: int | None = None,
+    ends: Sequence[Heights] = (),
+    stop: Callable[[], bool] | None = None,
 ) -> tuple[cp_model.CpModel, _Turns]:
     """The model of "a line from `root` scoring at least `target`", or with a `floor`: "the best line
     scoring from `floor` to `target`" (standard rules only), or with `ends`: "a line whose fireworks
-    end at one of these heights" (each summing to `target`, which no line beats: `solver.endings`)."""
+    end at one of these heights" (each summing to `target`, which no line beats: `solver.endings`).
+    `stop`, asked before each turn is unrolled (about a millisecond each), abandons the build
+    (`Stopped`)."""
     cpsat.load()
     from ortools.sat.python import cp_model
 
@@ -602,6 +647,8 @@ def _build(
     # Crowning Piece: cards each seat has let go of since the deck ran out (its hand was full then).
     emptied: list[cp_model.IntVar | int] = [rules.hand_size - len(hand) if drawn == size else 0 for hand in hands]
     for t in range(horizon_):
+        if stop is not None and stop():
+            raise Stopped("the build was stopped")
         seat = (first + t) % players
         exhausted = drawn_before[t][size - 1]
         over: cp_model.IntVar

@@ -8,6 +8,7 @@ import operator
 import os
 import random
 import signal
+import threading
 import time
 from typing import Any
 
@@ -28,7 +29,7 @@ from solver.search import OutOfBudget, Search
 from solver.solve import solve
 from tests.helpers import legal
 from tests.test_endings import brute_forced
-from tests.test_sat import line_score, random_line, silent, stand_in
+from tests.test_sat import REAL_QUESTION, line_score, random_line, silent, stand_in
 
 
 def glanced(
@@ -84,7 +85,7 @@ def test_a_build_stops_when_asked() -> None:
         asked.append(1)
         return len(asked) > 10
 
-    with pytest.raises(clauses.Stopped):
+    with pytest.raises(sat.Stopped):
         clauses.build(model, 28, stop=stop)
     assert len(asked) == 11
     assert clauses.build(model, 28, stop=lambda: False).clauses == clauses.build(model, 28).clauses
@@ -308,6 +309,63 @@ def test_a_glance_refuting_its_question_decides_it() -> None:
     assert question.glancing
     question.run()
     assert question.proven and question.answer() is None
+
+
+class _SetAfter(threading.Event):
+    """An event that is set once it has been asked `asks` times whether it is (a glance that decides
+    while the model of its question is being built, which asks once a turn); `asked` counts the
+    asks until then."""
+
+    def __init__(self, asks: int) -> None:
+        super().__init__()
+        self.asks, self.asked = asks, 0
+
+    def is_set(self) -> bool:
+        if not super().is_set():
+            self.asked += 1
+            if self.asked == self.asks:
+                self.set()
+        return super().is_set()
+
+
+def test_a_model_whose_glance_decides_its_question_meanwhile_is_not_built_on() -> None:
+    # 5p Avalanche round-robin 744 at 28, told the one ending the bounds leave open: Glucose refutes it
+    # (`test_a_glance_refuting_its_question_decides_it`); in the solver it did so as the model for 28
+    # was being built, and the builds went on to the end (0.3 s). Each build of a question racing
+    # its glance asks once a turn whether the glance has finished, and stops there once it has decided.
+    model = Deal.of(FIVE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(744))
+    ends = ((5, 5, 5, 5, 5, 3),)
+    turns = sat.horizon(model, 28)
+    glance = glanced(model, 28, ends=ends)
+    assert glance.decided and glance.answer() is None
+    # Decided before the question, or at the eleventh turn of the first configuration's model: no
+    # model is left to race, and the question is the glance's refutation.
+    for asks in (1, 11):
+        glance.done = _SetAfter(asks)
+        question = sat.Question(model, 28, 3.0, race=True, ends=ends, glance=glance)
+        assert question.glancing and question._models == [] and glance.done.asked == asks
+        question.run()
+        assert question.proven and question.answer() is None
+    # Decided at the third turn of the other configuration's model (told the ending, built once the
+    # first configuration has begun): that model is left unbuilt, and the first is stopped.
+    glance.done = _SetAfter(turns + 3)
+    question = sat.Question(model, 28, 3.0, race=True, ends=ends, glance=glance)
+    assert len(question._models) == 1 and glance.done.asked == turns
+    began = time.perf_counter()
+    question.run()
+    assert len(question._models) == 1 and glance.done.asked == turns + 3
+    assert question.proven and question.answer() is None
+    assert time.perf_counter() - began < 1.5  # (not the question's 3 s: CP-SAT cannot refute 28 in minutes)
+    # A glance that finished undecided (stopped at once) leaves both models to be built in full, and
+    # the pair to race (10 ms: undecided).
+    stopped = Glance(model, 28, model.start(), ends, helper=False)
+    stopped.start()
+    stopped.stop()
+    assert stopped.done.is_set() and not stopped.decided
+    question = sat.Question(model, 28, 0.01, race=True, ends=ends, glance=stopped)
+    assert question.glancing and len(question._models) == 1
+    question.run()
+    assert len(question._models) == 2 and not question.proven
 
 
 @pytest.mark.parametrize("in_helper", [False, True])
@@ -704,6 +762,37 @@ def test_a_glance_refuting_the_bound_explains_it_as_the_model_would(monkeypatch:
     # One point at a time: 28 told its one open ending, then (unless the search found 27 first) 27.
     assert [(glance.target, glance.ends) for glance in glances[:1]] == [(28, ((5, 5, 5, 5, 5, 3),))]
     assert [glance.target for glance in glances] == [28, 27][: len(glances)]
+
+
+def test_once_the_model_has_refuted_a_top_glucose_glances_at_the_next(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 5 players, Avalanche, round-robin seed 744, true best 27: the model joining right after the
+    # probes, its question for 28 (told the one ending left open) is decided by the glance at 28 in
+    # the other configuration's place (about 1.5 s; CP-SAT cannot in minutes). Glucose then glances
+    # at 27 at once, as before the model joins, and that glance races the model's question for 27
+    # (it finds the 27 in about 0.3 s; without it, the pair and the anchored glance took 0.5-0.8 s).
+    assert helping.start(wait=30) is not None
+    monkeypatch.setattr(climbing, "MODEL_JOINS", 1)
+    monkeypatch.setattr(climbing, "SHUFFLED_JOINS", 0)
+    monkeypatch.setattr(asking, "RACE", True)
+    started: list[Glance] = []
+
+    def noted(*args: object, **kwargs: object) -> Glance:
+        started.append(Glance(*args, **kwargs))  # type: ignore[arg-type]
+        return started[-1]
+
+    asked: list[tuple[int, bool]] = []
+
+    def question(*args: Any, **kwargs: Any) -> sat.Question:
+        made = REAL_QUESTION(*args, **kwargs)
+        asked.append((made.target, made.glancing))
+        return made
+
+    monkeypatch.setattr(tops, "Glance", noted)
+    monkeypatch.setattr(sat, "Question", question)
+    result = solve(FIVE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(744), time_limit=120)
+    assert (result.verdict, result.score, result.upper) == ("loss", 27, 27)
+    assert [glance.target for glance in started] == [28, 27]
+    assert asked[0] == (28, True) and all(glancing for target, glancing in asked if target == 27)
 
 
 def test_a_decided_glance_cuts_the_short_search_before_the_model() -> None:
