@@ -11,7 +11,7 @@ from functools import cache
 from random import Random
 
 from deducer.settings import Ending
-from solver import probes, questions, sat
+from solver import probes, sat
 from solver.bounds import Bound, clues_bound, copies_bound, explain
 from solver.endings import Endings, capped, uncapped
 from solver.greedy import greedy_start
@@ -334,7 +334,7 @@ def climb(
                     top = asked - 1
                     if perfect:
                         return best, line, refuted, top
-                    if GLANCE_AGAIN and questions.RACE:  # (Glucose glances at the new top, as before the model joined)
+                    if GLANCE_AGAIN and glances.on:  # (Glucose glances at the new top, as before the model joined)
                         top, why = glances.start(top, best)
                         refuted = why or refuted
                         if top <= best:

@@ -60,6 +60,7 @@ class Glances:
         self._model, self._root, self._search = model, root, search
         self.known: TopEndings = {}  # (shared with the model's questions: see `lower_top`)
         after = GLANCE_AFTER if questions.RACE and sat.applies(model) else None
+        self.on = after is not None  # (does Glucose glance at this deal's tops at all?)
         self.at: int | None = None if after is None else search.nodes + after
         self.ends: Endings | None = None
         self._glance: Glance | None = None
