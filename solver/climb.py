@@ -326,6 +326,7 @@ def climb(
                         search.interrupt = question.done.is_set
                         continue
                     question = None
+                    search.interrupt = glances.done  # (no question running: as before the model joined)
                     attempt = 0
                     rival.stop()  # (its question is decided)
                     refuted = refuted_by_model(crowning, asked, ends)
