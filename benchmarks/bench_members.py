@@ -11,7 +11,7 @@ endings left open and the best line found, as `solver.questions.ask` receives th
 member alone on that question, one after the other, each with the whole machine:
 
     cp-sat      CP-SAT with its linear relaxation (seed 1, the best line as its hint)
-    cp-sat-nolp CP-SAT without it, told the endings (the second configuration of `solver.sat.Question`)
+    cp-sat-nolp CP-SAT without it, told the endings (the second configuration of `solver.race.Question`)
     cadical     CaDiCaL on the question's clauses (`solver.clauses`), in a child process
     glucose     Glucose 4.2 on the same clauses, in this process (interrupted at the limit)
 
@@ -51,7 +51,7 @@ from bench_hard import SETS, deals
 
 from deducer.cards import Variant
 from deducer.settings import DealOrder, Ending, Settings
-from solver import cadical, clauses, sat, tops
+from solver import cadical, clauses, race, tops
 from solver import climb as climbing
 from solver.endings import Heights
 from solver.model import Deal, Move, Position
@@ -94,7 +94,7 @@ def first_question(settings: Settings, seed: int) -> tuple[Deal, _Asked] | None:
 
 
 def _cp_sat(deal: Deal, asked: _Asked, limit: float, relaxation: bool, seed: int = 1) -> bool:
-    question = sat.Question(
+    question = race.Question(
         deal, asked.target, limit, asked.root, asked.line, seed, None, False, () if relaxation else asked.heights
     )
     if not relaxation:

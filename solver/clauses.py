@@ -10,7 +10,7 @@ CP-SAT, solving its own model, and CaDiCaL, solving these clauses, fail on diffe
 deals that took our solver longest, CaDiCaL refuted 30 on 5p Avalanche round-robin 8240 in 2.6 s
 (CP-SAT: undecided after 40 s without its linear relaxation) and found the 30 of 3p Avalanche
 round-robin 8071 in 85 s (CP-SAT: undecided after 180 s); it does worse on others (see
-`solver.sat.Question`, where CaDiCaL races CP-SAT). With three players, Kissat on the ladder races
+`solver.race.Question`, where CaDiCaL races CP-SAT). With three players, Kissat on the ladder races
 in its place (`RIVALS`).
 
 Standard rules without Timed Choreography only (`applies`), and no floor: a question for a
@@ -321,7 +321,7 @@ def _ladder(
 # The rival's SAT solver (PySAT's name) and whether it asks on the ladder, by the number of players
 # (others: CaDiCaL on the nine values). With three, Kissat on the ladder, from the start of the model's
 # first question, where CP-SAT's first configuration yields at once (`solver.questions.ask`; its model is
-# not even built: `solver.sat.Question`): Kissat and Glucose's anchored glance have a core each. In a
+# not even built: `solver.race.Question`): Kissat and Glucose's anchored glance have a core each. In a
 # trace of round-robin 3989, the question took 1.92 s with the model built, 1.34 s without (Kissat
 # starts about 0.35 s sooner). Alone on the model's first question (`bench_members.py
 # --kissat --ladder`, 20 s each), Kissat found the 30 of 3p Avalanche per seat 8071 in 2.4 s and
@@ -347,7 +347,7 @@ RIVALS: dict[int, tuple[str, bool]] = {3: (cadical.KISSAT, True)}
 
 class Rival:
     """CaDiCaL (or Kissat: `RIVALS`) solving the clauses of one question (`build`) in a child process
-    (`solver.cadical`), started at once. It may outlive a `solver.sat.Question` it races, and race the
+    (`solver.cadical`), started at once. It may outlive a `solver.race.Question` it races, and race the
     next ones on the same question (`solver.questions.ask`): neither solver has a seed to vary, and a
     restart would lose what it learnt."""
 

@@ -11,7 +11,7 @@ from functools import cache
 from random import Random
 
 from deducer.settings import Ending
-from solver import probes, sat
+from solver import probes, race, sat
 from solver.bounds import Bound, clues_bound, copies_bound, explain
 from solver.endings import Endings, capped, uncapped
 from solver.greedy import greedy_start
@@ -242,7 +242,7 @@ def climb(
     # never cut at the opening deal of 1,200 benchmark deals, and only slowed the search.
     search.thorough = model.rules.players == 2
     portfolio = sat.applies(model)
-    question: sat.Question | None = None
+    question: race.Question | None = None
     ends: Endings | None = None  # the endings of the model's target left open by the bounds (see `lower_top`)
     turns = 0  # of the search, once the model has joined
     attempt = 0  # the model's attempts at the same question (see `ask`)
@@ -392,13 +392,13 @@ def climb(
 
 
 RESTART, CLIMB, RESTARTS = 5000, 5000, 40  # see `climb`
-# Once the model has refuted a top (most often by the glance racing its question: `solver.sat.Question`),
+# Once the model has refuted a top (most often by the glance racing its question: `solver.race.Question`),
 # Glucose glances at the next top at once, as it does before the model joins, and that glance races the
 # model's question for it in the second configuration's place until its lead is spent. 5p Avalanche
 # round-robin 744 (a loss at 27): the glance at 28 refutes it as the model joins, and the glance at 27
 # finds its line in about 0.3 s, where the pair and the anchored glance took 0.5-0.8 s; alternating
 # deal by deal against the model's questions without it (and with builds that did not hear the glance,
-# `solver.sat.Question._unless_glanced`): 744 2.65 / 1.86 -> 1.93 / 1.57 s in two runs of the mid set,
+# `solver.race.Question._unless_glanced`): 744 2.65 / 1.86 -> 1.93 / 1.57 s in two runs of the mid set,
 # 1.43 -> 1.64 s in the slow set (where the glance at 28 decided before the model joined); the 26 slow
 # deals 115.0 -> 110.6 s in all (median 2.66 -> 2.11 s, the median of the per-deal ratios 0.962, over
 # 2 s 15 -> 13); the 106 mid deals 61.6 / 51.6 -> 62.0 / 49.9 s (ratios 1.041 / 0.972: noise).

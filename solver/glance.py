@@ -262,7 +262,7 @@ class Glance:
     until then; `done` is set when it has finished either way. With a `lead` (a
     number of conflicts), `led` is set once it has spent them undecided (it goes on), or finished:
     work, not seconds, so that a busy or slow machine lets it do as much before the model's
-    question takes its place (`solver.sat.Question`)."""
+    question takes its place (`solver.race.Question`)."""
 
     def __init__(
         self,

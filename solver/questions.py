@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
-from solver import sat
+from solver import race
 from solver.bounds import upper_bound
 from solver.endings import Endings, Heights
 from solver.glance import Anchors, Glance, glances
@@ -46,7 +46,7 @@ def ask(
     rival: Rivals | None = None,
     glance: Glance | None = None,
     stop: Callable[[], bool] | None = None,
-) -> sat.Question:
+) -> race.Question:
     """The model's question for `target` from `root`, started in the background, with the best `line`
     found so far (scoring `best`) as the solver's hint.
 
@@ -56,7 +56,7 @@ def ask(
     other attempt asks for the best score from one point above `best` (if given) up to `target`: when the
     bound itself is hard to decide, a better line below it often is not (5p Avalanche round-robin 744: the
     model finds 27 in a second, and cannot decide 28 in minutes). On two cores, CaDiCaL races too
-    (`CADICAL`, `sat.Question`), which decides other deals than the pair, in the other configuration's
+    (`CADICAL`, `race.Question`), which decides other deals than the pair, in the other configuration's
     place: in the first attempt once the other configuration has done `CADICAL_JOINS` of work undecided
     (the pair decides most of its questions sooner, and those never meet it), and from the start of the
     attempts after it (with three players, Kissat on the ladder in its place from the start of the
@@ -123,7 +123,7 @@ def ask(
     all but 7 of these and every one of the 106 mid deals, are not concerned.)
 
     On two cores or more (`RACE`), a question without a floor has two configurations racing for its
-    whole time (`sat.Question`). Once the model has joined, the search seldom finds the line first
+    whole time (`race.Question`). Once the model has joined, the search seldom finds the line first
     (the model answered first on all 64 deals where it joined among seeds 0-999 of 5p Avalanche, both
     deal orders, and 4p per seat), and two configurations answer sooner than one beside the search:
     racing for the whole question rather than its first second, on the 98 slowest deals of the
@@ -164,7 +164,7 @@ def ask(
     rivals_race = starter is not None and anchored is not None and anchored.started and not anchored.done.is_set()
     if attempt and floor is None and rivals_race and not MODEL_AGAIN:
         first_for = 0.0  # (CaDiCaL and the anchored glance race on, a core each)
-    question = sat.Question(
+    question = race.Question(
         model,
         target,
         seconds,
@@ -201,7 +201,7 @@ def ask(
 # on the mid deals. 3 s each instead of 5: 139.0 -> 137.3 s, 42.0 -> 41.3 s; 8 s: neither.)
 # Once its anchors have found no line, it asks the whole question, told its endings, with the clue tokens
 # as a ladder (`ANCHORED_WHOLE`): a refutation as well as a line decides the question then (with a floor,
-# the refutation is of the target: `sat.Question.target_refuted`). CaDiCaL races on the solver's clauses
+# the refutation is of the target: `race.Question.target_refuted`). CaDiCaL races on the solver's clauses
 # meanwhile, and the two fail on different deals: alone on the first question of 5p round-robin 8329
 # (refuting 30), Glucose takes 7.6 s on the solver's clauses and 2.2 s on the ladder, CaDiCaL 8.0 s;
 # on per seat 3785 (a win at 30), Glucose on the ladder is undecided after 20 s, CaDiCaL wins in 15 s
@@ -326,7 +326,7 @@ class Rivals:
         self._stop_anchored()
 
 
-def found_line(question: sat.Question) -> list[Move] | None:
+def found_line(question: race.Question) -> list[Move] | None:
     """The line a finished or stopped question found (None: none found, or none exists)."""
     try:
         return question.answer()

@@ -14,7 +14,7 @@ from pysat.card import CardEnc, EncType
 from pysat.solvers import Solver
 
 from deducer import Ending
-from solver import cadical, clauses, sat
+from solver import cadical, clauses, race, sat
 from solver.brute import best_score
 from solver.climb import best_line
 from solver.endings import endings, open_endings
@@ -144,7 +144,7 @@ def test_cadical_races_a_question_with_a_floor_for_its_target() -> None:
         truth = best_score(model)
         for target in range(max(1, truth), min(truth + 1, model.rules.max_score) + 1):
             rival = clauses.Rival(model, target)
-            question = sat.Question(model, target, floor=target - 1, race=True, rival=_given(rival))
+            question = race.Question(model, target, floor=target - 1, race=True, rival=_given(rival))
             question._solver.parameters.max_time_in_seconds = 1e-9
             question.run()
             rival.run.stop()
@@ -188,12 +188,12 @@ def test_a_rival_outlives_a_question_and_decides_the_next() -> None:
     asked = 0
     for model, target, truth in _at_and_above_the_best(131, 100):
         rival = clauses.Rival(model, target)
-        first = _without_cp_sat(sat.Question(model, target, 0.01, race=True, rival=_given(rival)))
+        first = _without_cp_sat(race.Question(model, target, 0.01, race=True, rival=_given(rival)))
         if first.proven:  # (CP-SAT's presolve decides some small deals before it looks at the time)
             rival.run.stop()
             continue
         assert rival.run.wait(30) is not None, (model.deck, target)
-        second = _without_cp_sat(sat.Question(model, target, race=True, rival=_given(rival)))
+        second = _without_cp_sat(race.Question(model, target, race=True, rival=_given(rival)))
         rival.run.stop()
         _assert_decided(second, truth)
         asked += 1
@@ -216,7 +216,7 @@ def test_with_three_players_the_rival_is_kissat_on_the_ladder() -> None:
             command = cast("list[str]", rival.run._process.args)  # (the child's: `solver.cadical`'s last argument)
             assert command[-1] == (cadical.KISSAT if players == 3 else cadical.SOLVER), command
             assert rival.encoding.clauses == clauses.build(model, target, ladder=players == 3).clauses
-            question = _without_cp_sat(sat.Question(model, target, race=True, rival=_given(rival)))
+            question = _without_cp_sat(race.Question(model, target, race=True, rival=_given(rival)))
             rival.run.stop()
             _assert_decided(question, truth)
             asked[players] += 1
@@ -230,22 +230,22 @@ def test_where_cp_sat_yields_at_once_to_a_rival_it_builds_no_model(monkeypatch: 
     # best score and one point above it, the rival alone decides each question as the brute force
     # says; a rival that never answers leaves the question undecided once its time is up.
     built: list[int] = []
-    hinted = sat._hinted
+    hinted = sat.hinted
 
     def noted(deal: Deal, target: int, *rest: Any) -> tuple[cp_model.CpModel, Any]:
         built.append(target)
         return hinted(deal, target, *rest)
 
-    monkeypatch.setattr(sat, "_hinted", noted)
+    monkeypatch.setattr(sat, "hinted", noted)
     asked = 0
     for model, target, truth in _at_and_above_the_best(139, 40):
         rival = clauses.Rival(model, target)
-        question = sat.Question(model, target, 60, race=True, rival=_given(rival), first_for=0.0)
+        question = race.Question(model, target, 60, race=True, rival=_given(rival), first_for=0.0)
         question.run()
         rival.run.stop()
         _assert_decided(question, truth)
         asked += 1
-    silent = sat.Question(model, target, 0.2, race=True, rival=lambda: cast(clauses.Rival, _Silent()), first_for=0.0)
+    silent = race.Question(model, target, 0.2, race=True, rival=lambda: cast(clauses.Rival, _Silent()), first_for=0.0)
     silent.run()
     assert not silent.proven and time.perf_counter() - silent._began >= 0.2
     with pytest.raises(OutOfBudget):
@@ -281,7 +281,7 @@ def test_cadical_joins_a_racing_pair_late_and_decides_what_it_cannot() -> None:
     for model, target, truth in _at_and_above_the_best(137, 100):
         started: list[clauses.Rival] = []
         start = partial(_started, model, target, started)
-        question = _without_cp_sat(sat.Question(model, target, 5.0, race=True, rival=start, rival_after=0.05))
+        question = _without_cp_sat(race.Question(model, target, 5.0, race=True, rival=start, rival_after=0.05))
         for rival in started:
             rival.run.stop()
         if not started:  # (decided by the presolve, before CaDiCaL was to join)
@@ -289,7 +289,7 @@ def test_cadical_joins_a_racing_pair_late_and_decides_what_it_cannot() -> None:
             continue
         _assert_decided(question, truth)
         asked += 1
-        question = sat.Question(model, target, 0.05, race=True, rival=start, rival_after=60)
+        question = race.Question(model, target, 0.05, race=True, rival=start, rival_after=60)
         question._solver.parameters.max_deterministic_time = 1e-9  # (the first configuration given no work)
         question.run()
         assert len(started) == 1
@@ -312,7 +312,7 @@ def test_cadical_takes_the_other_configurations_place_once_it_has_done_its_work(
     for work, first_for in ((0.2, None), (0.2, 0.4), (60.0, None)):
         started: list[float] = []
         rival = partial(_noted, started)
-        question = sat.Question(model, 30, 3.0, race=True, rival=rival, rival_after=work, first_for=first_for)
+        question = race.Question(model, 30, 3.0, race=True, rival=rival, rival_after=work, first_for=first_for)
         ended = _timed_races(question)
         question.run()
         with pytest.raises(OutOfBudget):
@@ -331,13 +331,13 @@ def test_cadical_takes_the_other_configurations_place_once_it_has_done_its_work(
         assert time.perf_counter() - question._began >= 2.9
 
 
-def _timed_races(question: sat.Question) -> dict[int, float]:
+def _timed_races(question: race.Question) -> dict[int, float]:
     """When each racing configuration of `question` (by index) ends its solve, once the question has run."""
     ended: dict[int, float] = {}
-    race = question._race
+    original = question._race
 
     def timed(solver: cp_model.CpSolver) -> None:
-        race(solver)
+        original(solver)
         ended[question._solvers.index(solver)] = time.perf_counter()
 
     question._race = timed  # type: ignore[method-assign]
@@ -372,7 +372,7 @@ def _given(run: clauses.Rival) -> Callable[[], clauses.Rival]:
     return lambda: run
 
 
-def _without_cp_sat(question: sat.Question) -> sat.Question:
+def _without_cp_sat(question: race.Question) -> race.Question:
     """`question`, run with CP-SAT given no work (CaDiCaL, if it races, has the question's time)."""
     for solver in question._solvers:
         solver.parameters.max_deterministic_time = 1e-9
@@ -380,7 +380,7 @@ def _without_cp_sat(question: sat.Question) -> sat.Question:
     return question
 
 
-def _assert_decided(question: sat.Question, truth: int) -> None:
+def _assert_decided(question: race.Question, truth: int) -> None:
     """`question` is decided, as the brute force's best score `truth` says: the line, or none."""
     assert question.proven, (question.deal.deck, question.target)
     line = question.answer()

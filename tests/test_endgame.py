@@ -8,7 +8,7 @@ from itertools import islice
 import pytest
 
 from deducer import Ending, Settings, Variant
-from solver import sat, search
+from solver import race, search
 from solver.bounds import arrivals, crowded, excess, explain, upper_bound
 from solver.brute import best_score
 from solver.climb import best_line
@@ -149,4 +149,4 @@ def test_three_players_lose_the_last_multicolour_card() -> None:
     result = solve(settings, deck)
     assert result.verdict == "loss" and result.score == 29
     assert (result.reason or "").startswith("seats: m1, m2, m3, m4, m5 can only be played after deck card 53")
-    assert sat.reach(model, 30) is None
+    assert race.reach(model, 30) is None

@@ -11,7 +11,7 @@ import pytest
 from deducer import Ending, Settings, Variant
 from deducer.settings import DealOrder
 from solver import climb as climbing
-from solver import sat, tops
+from solver import race, sat, tops
 from solver.brute import best_score
 from solver.endings import Endings, capped, endings, open_endings, uncapped
 from solver.model import DISCARD, HINT, MISPLAY, ONGOING, TRASH, Deal, Position
@@ -59,7 +59,7 @@ def test_the_bounds_leave_one_ending_of_744_and_the_model_refutes_it() -> None:
     model = Deal.of(settings, deck)
     ends = open_endings(model, model.start(), 28)
     assert ends is not None and ends.open == ((5, 5, 5, 5, 5, 3),) and ends.refuted == 20
-    question = sat.Question(model, 28, 120, ends=ends.open)
+    question = race.Question(model, 28, 120, ends=ends.open)
     question.run()
     assert question.proven and question.answer() is None
     result = solve(settings, deck, time_limit=120)
@@ -135,16 +135,16 @@ def test_the_endings_agree_with_brute_force() -> None:
                 if not heights:
                     by_bounds += 1
                     continue
-                for race in (False, True):  # alone, or raced by the question as it is
-                    question = sat.Question(model, target, root=root, ends=heights, race=race)
-                    if race:  # the question as it is, given no time: told the endings, the rival decides
+                for raced in (False, True):  # alone, or raced by the question as it is
+                    question = race.Question(model, target, root=root, ends=heights, race=raced)
+                    if raced:  # the question as it is, given no time: told the endings, the rival decides
                         question._solver.parameters.max_time_in_seconds = 1e-9
                         assert len(question._models) == 1  # (the rival's is built once the first has begun)
                     question.run()
                     line = question.answer()
-                    assert (line is None) == (target > truth), (model.deck, root, target, heights, race)
+                    assert (line is None) == (target > truth), (model.deck, root, target, heights, raced)
                     assert line is None or line_score(model, line, root) >= target
-                    assert not race or question._winner is not question._solver
+                    assert not raced or question._winner is not question._solver
                 found += line is not None
                 refuted += line is None
     assert found >= 150 and refuted >= 50 and by_bounds >= 50

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from deducer import DealOrder, Ending, Settings, Variant
-from solver import clauses, sat, tops
+from solver import clauses, race, sat, tops
 from solver import climb as climbing
 from solver import glance as glancing
 from solver import helper as helping
@@ -223,7 +223,7 @@ def test_a_question_gives_up_a_glance_the_helper_never_answers(monkeypatch: pyte
     assert glance.in_helper
     key = glance._key
     monkeypatch.setattr(helping.Helper, "stop", lambda self, key: None)
-    question = sat.Question(model, 30, 1.0, race=True, glance=glance)
+    question = race.Question(model, 30, 1.0, race=True, glance=glance)
     assert question.glancing
     try:
         began = time.perf_counter()
@@ -246,7 +246,7 @@ def _glance_in_a_fork() -> tuple[bool, bool, bool]:
     return decided, glance.in_helper, helping.start(wait=30) is not None
 
 
-def never_answers(question: sat.Question, racer: object) -> None:
+def never_answers(question: race.Question, racer: object) -> None:
     """A racer of `question` (CP-SAT's or CaDiCaL's, monkeypatched) that never answers: it waits
     until the question is over or its time is up."""
     question._over.wait(question._seconds)
@@ -280,18 +280,18 @@ def test_a_racing_question_takes_the_answer_of_its_glance() -> None:
     model = Deal.of(FIVE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(1494))
     glance = glanced(model, 30)
     assert glance.decided and glance.answer() is not None
-    alone = sat.Question(model, 30, 0.01, race=True)
+    alone = race.Question(model, 30, 0.01, race=True)
     alone.run()
     assert not alone.proven
-    question = sat.Question(model, 30, 0.01, race=True, glance=glance)
+    question = race.Question(model, 30, 0.01, race=True, glance=glance)
     assert question.glancing
     question.run()
     assert question.proven
     line = question.answer()
     assert line == glance.answer() and line is not None and line_score(model, line) == 30
     # A glance at another question (another target, or other endings) does not race this one.
-    assert not sat.Question(model, 29, 0.01, race=True, glance=glance).glancing
-    assert not sat.Question(model, 30, 0.01, race=False, glance=glance).glancing
+    assert not race.Question(model, 29, 0.01, race=True, glance=glance).glancing
+    assert not race.Question(model, 30, 0.01, race=False, glance=glance).glancing
 
 
 def test_a_glance_refuting_its_question_decides_it() -> None:
@@ -302,10 +302,10 @@ def test_a_glance_refuting_its_question_decides_it() -> None:
     ends = ((5, 5, 5, 5, 5, 3),)
     glance = glanced(model, 28, ends=ends)
     assert glance.decided and glance.answer() is None
-    alone = sat.Question(model, 28, 0.01, race=True, ends=ends)
+    alone = race.Question(model, 28, 0.01, race=True, ends=ends)
     alone.run()
     assert not alone.proven
-    question = sat.Question(model, 28, 0.01, race=True, ends=ends, glance=glance)
+    question = race.Question(model, 28, 0.01, race=True, ends=ends, glance=glance)
     assert question.glancing
     question.run()
     assert question.proven and question.answer() is None
@@ -342,14 +342,14 @@ def test_a_model_whose_glance_decides_its_question_meanwhile_is_not_built_on() -
     # model is left to race, and the question is the glance's refutation.
     for asks in (1, 11):
         glance.done = _SetAfter(asks)
-        question = sat.Question(model, 28, 3.0, race=True, ends=ends, glance=glance)
+        question = race.Question(model, 28, 3.0, race=True, ends=ends, glance=glance)
         assert question.glancing and question._models == [] and glance.done.asked == asks
         question.run()
         assert question.proven and question.answer() is None
     # Decided at the third turn of the other configuration's model (told the ending, built once the
     # first configuration has begun): that model is left unbuilt, and the first is stopped.
     glance.done = _SetAfter(turns + 3)
-    question = sat.Question(model, 28, 3.0, race=True, ends=ends, glance=glance)
+    question = race.Question(model, 28, 3.0, race=True, ends=ends, glance=glance)
     assert len(question._models) == 1 and glance.done.asked == turns
     began = time.perf_counter()
     question.run()
@@ -362,7 +362,7 @@ def test_a_model_whose_glance_decides_its_question_meanwhile_is_not_built_on() -
     stopped.start()
     stopped.stop()
     assert stopped.done.is_set() and not stopped.decided
-    question = sat.Question(model, 28, 0.01, race=True, ends=ends, glance=stopped)
+    question = race.Question(model, 28, 0.01, race=True, ends=ends, glance=stopped)
     assert question.glancing and len(question._models) == 1
     question.run()
     assert len(question._models) == 2 and not question.proven
@@ -390,7 +390,7 @@ def test_a_glance_tells_when_it_has_spent_its_lead_and_goes_on(in_helper: bool) 
     glance = Glance(model, 28, model.start(), ends, helper=in_helper, lead=2_000)
     glance.start()
     assert glance.led.wait(60) and not glance.done.is_set()
-    question = sat.Question(model, 28, 3.0, race=True, ends=ends, glance=glance)
+    question = race.Question(model, 28, 3.0, race=True, ends=ends, glance=glance)
     assert question.glancing
     question.start()
     assert glance.done.wait(1.0) and not glance.decided  # (stopped as the question began, not at its end)
@@ -475,11 +475,11 @@ def test_a_racing_question_takes_the_refutation_of_its_anchored_glance(monkeypat
     model = Deal.of(FIVE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(744))
     ends = ((5, 5, 5, 5, 5, 3),)
 
-    monkeypatch.setattr(sat.Question, "_race", never_answers)
-    monkeypatch.setattr(sat.Question, "_race_clauses", never_answers)
+    monkeypatch.setattr(race.Question, "_race", never_answers)
+    monkeypatch.setattr(race.Question, "_race_clauses", never_answers)
     for floor in (None, 26):
         anchored = Glance(model, 28, model.start(), ends, anchors=Anchors((), (), 0, whole=True), ladder=True)
-        question = sat.Question(
+        question = race.Question(
             model,
             28,
             20.0,
@@ -506,15 +506,15 @@ def test_a_racing_question_takes_the_line_of_its_anchored_glance(monkeypatch: py
     # that begins as the greedy line does, and wins.
     model, target, root = _glance_of_1494()
 
-    monkeypatch.setattr(sat.Question, "_race", never_answers)
-    alone = sat.Question(model, target, 2.0, race=True)
+    monkeypatch.setattr(race.Question, "_race", never_answers)
+    alone = race.Question(model, target, 2.0, race=True)
     alone.run()
     assert not alone.proven
     line, _ = greedy_line(model, root)
     assert line_score(model, line) < target
     anchors = Anchors(tuple(line), asking.anchors_of(model, root, target, line), asking.ANCHOR_CONFLICTS)
     anchored = Glance(model, target, root, anchors=anchors)
-    question = sat.Question(model, target, 30.0, race=True, anchored=anchored, anchored_after=0.1)
+    question = race.Question(model, target, 30.0, race=True, anchored=anchored, anchored_after=0.1)
     began = time.perf_counter()
     question.run()
     assert question.proven and time.perf_counter() - began < 20
@@ -524,12 +524,12 @@ def test_a_racing_question_takes_the_line_of_its_anchored_glance(monkeypatch: py
     # Started by an earlier attempt at the question, an anchored glance races the next one at once.
     again = Glance(model, target, root, anchors=anchors)
     again.start()
-    later = sat.Question(model, target, 30.0, race=True, anchored=again, anchored_after=60.0)
+    later = race.Question(model, target, 30.0, race=True, anchored=again, anchored_after=60.0)
     began = time.perf_counter()
     later.run()
     assert later.proven and later.answer() == again.answer() and time.perf_counter() - began < 20
     # Not racing, a question has no anchored glance.
-    assert sat.Question(model, target, 0.01, race=False, anchored=anchored)._anchored is None
+    assert race.Question(model, target, 0.01, race=False, anchored=anchored)._anchored is None
 
 
 def test_an_anchored_question_gets_its_conflicts_and_no_more() -> None:
@@ -608,8 +608,8 @@ def test_the_glance_at_the_top_goes_on_in_place_of_a_whole_question_without_anch
     root = model.start()
     line = greedy_line(model, root)[0][:3]
 
-    monkeypatch.setattr(sat.Question, "_race", never_answers)
-    monkeypatch.setattr(sat.Question, "_race_clauses", never_answers)
+    monkeypatch.setattr(race.Question, "_race", never_answers)
+    monkeypatch.setattr(race.Question, "_race_clauses", never_answers)
     monkeypatch.setattr(asking, "RACE", True)
     top = Glance(model, 30, root, lead=tops.GLANCE_LEAD, ladder=True)
     top.start()
@@ -782,13 +782,13 @@ def test_once_the_model_has_refuted_a_top_glucose_glances_at_the_next(monkeypatc
 
     asked: list[tuple[int, bool]] = []
 
-    def question(*args: Any, **kwargs: Any) -> sat.Question:
+    def question(*args: Any, **kwargs: Any) -> race.Question:
         made = REAL_QUESTION(*args, **kwargs)
         asked.append((made.target, made.glancing))
         return made
 
     monkeypatch.setattr(tops, "Glance", noted)
-    monkeypatch.setattr(sat, "Question", question)
+    monkeypatch.setattr(race, "Question", question)
     result = solve(FIVE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(744), time_limit=120)
     assert (result.verdict, result.score, result.upper) == ("loss", 27, 27)
     assert [glance.target for glance in started] == [28, 27]

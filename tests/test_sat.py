@@ -17,7 +17,7 @@ from deducer.record import turn_states
 from solver import climb as climbing
 from solver import probes as probing
 from solver import questions as asking
-from solver import sat, tops
+from solver import race, sat, tops
 from solver.bounds import Bound
 from solver.brute import best_score
 from solver.clauses import Rival
@@ -46,7 +46,7 @@ def line_score(model: Deal, line: list[Move], root: Position | None = None) -> i
 
 def agrees(model: Deal, truth: int, target: int) -> bool:
     """Does the model find a line scoring `target` exactly when the best score `truth` allows it?"""
-    line = sat.reach(model, target)
+    line = race.reach(model, target)
     if line is None:
         return target > truth
     return truth >= line_score(model, line) >= target
@@ -82,7 +82,7 @@ def test_a_rival_configuration_answers_as_the_first_does() -> None:
             continue
         truth = best_score(model)
         for target in targets(model):
-            question = sat.Question(model, target, race=True)
+            question = race.Question(model, target, race=True)
             if number % 2:
                 question._solver.parameters.max_time_in_seconds = 1e-9
             question.run()
@@ -108,7 +108,7 @@ def test_model_agrees_with_brute_force_from_positions_in_play(seed: int) -> None
             continue
         root, truth = played
         for target in targets(model):
-            line = sat.reach(model, target, root=root)
+            line = race.reach(model, target, root=root)
             if line is None:
                 assert target > truth, (model.rules, model.deck, root, target)
             else:
@@ -173,7 +173,7 @@ def test_a_question_with_a_floor_finds_the_best_score_up_to_its_target() -> None
         if truth + 1 < top:
             questions.append((truth + 1, rng.randint(truth + 2, top)))
         for floor, target in questions:
-            question = sat.Question(model, target, root=root, floor=floor)
+            question = race.Question(model, target, root=root, floor=floor)
             assert question.floor == floor
             question.run()
             line = question.answer()
@@ -216,7 +216,7 @@ def test_the_hint_is_a_solution_when_its_line_reaches_the_target(seed: int) -> N
         outcome = best_line(model, root=root)
         if not outcome.line or (model.rules.ending is Ending.CROWNING and outcome.verdict != "win"):
             continue
-        question = sat.Question(model, outcome.score, root=root, line=outcome.line)
+        question = race.Question(model, outcome.score, root=root, line=outcome.line)
         question._solver.parameters.fix_variables_to_their_hinted_value = True
         question.run()
         assert question.answer() == outcome.line, (model.rules, model.deck, root)
@@ -224,7 +224,7 @@ def test_the_hint_is_a_solution_when_its_line_reaches_the_target(seed: int) -> N
         # (which may let go of cards outside the windows of the target, or at turns it could not).
         if outcome.score < model.rules.max_score:
             for line in (outcome.line, random_line(model, root, rng)):
-                beyond = sat.Question(model, outcome.score + 1, root=root, line=line)
+                beyond = race.Question(model, outcome.score + 1, root=root, line=line)
                 beyond.run()
                 assert beyond.answer() is None, (model.rules, model.deck, root, line)
         checked += 1
@@ -252,7 +252,7 @@ def test_the_model_finds_a_narrow_win_within_a_deterministic_budget(players: int
     settings = Settings(players=players, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.PER_SEAT)
     model = Deal.of(settings, Variant.AVALANCHE.shuffled_deck(seed))
     hint = max((greedy_line(model, model.start(), low) for low in (True, False)), key=lambda pair: model.score(pair[1]))[0]
-    question = sat.Question(model, target, 120, line=hint)
+    question = race.Question(model, target, 120, line=hint)
     question._solver.parameters.max_deterministic_time = 2.0
     question.run()
     line = question.answer()  # (OutOfBudget: not found within the budget)
@@ -263,7 +263,7 @@ def test_model_does_not_cover_passing_or_single_card_hands() -> None:
     passing = Deal.of(Settings(players=2, ending=Ending.CROWNING, stuck=Stuck.PASS), Variant.BASE.shuffled_deck(0))
     assert not sat.applies(passing)
     with pytest.raises(ValueError, match="two or more cards"):
-        sat.reach(passing, 25)
+        race.reach(passing, 25)
     rules = Rules(suits=2, ranks=2, copies=(2, 1), players=2, hand_size=1, ending=Ending.STANDARD)
     single = Deal(rules, [0, 0, 1, 2, 2, 3], [0, 1])
     assert not sat.applies(single)
@@ -295,7 +295,7 @@ FIVE_AVALANCHE = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.ST
 
 
 class Standin:
-    """Stands in for one `sat.Question`: a model that refutes its target after 20 ms (`refutes`), runs
+    """Stands in for one `race.Question`: a model that refutes its target after 20 ms (`refutes`), runs
     out of time after `after` seconds, or never answers until stopped."""
 
     def __init__(self, target: int, refutes: bool = False, after: float | None = None) -> None:
@@ -319,7 +319,7 @@ class Standin:
 
 
 class Asked:
-    """Stands in for `sat.Question`: notes each question's target, then hands it to the real model (or,
+    """Stands in for `race.Question`: notes each question's target, then hands it to the real model (or,
     if not `real`, to one that never answers), or refutes it if it is one of `refuted`."""
 
     def __init__(self, refuted: set[int], real: bool = True) -> None:
@@ -386,9 +386,9 @@ Starter = Callable[[], Rival]
 
 
 def stand_in(monkeypatch: pytest.MonkeyPatch, question: Callable[..., object]) -> None:
-    """Put `question` in `sat.Question`'s place, and keep Glucose's glance out (it would answer
+    """Put `question` in `race.Question`'s place, and keep Glucose's glance out (it would answer
     before the model is asked, beside the stand-in)."""
-    monkeypatch.setattr(sat, "Question", question)
+    monkeypatch.setattr(race, "Question", question)
     monkeypatch.setattr(tops, "GLANCE_AFTER", None)
 
 
@@ -398,11 +398,11 @@ def _noted(starter: Starter, handed: list[Rival]) -> Rival:
     return handed[-1]
 
 
-REAL_QUESTION = sat.Question
+REAL_QUESTION = race.Question
 
 
 def silent(model: Deal, target: int, *_: object, **__: object) -> Standin:
-    """A `sat.Question` that never answers."""
+    """A `race.Question` that never answers."""
     return Standin(target)
 
 
@@ -872,7 +872,7 @@ def test_an_undecided_deal_keeps_its_upper_bound(monkeypatch: pytest.MonkeyPatch
 
 
 class OutOfTime(Asked):
-    """Stands in for `sat.Question`: a question for the target alone runs out of time at once; one
+    """Stands in for `race.Question`: a question for the target alone runs out of time at once; one
     with a floor goes to the real model, with its time (`timed`) or none (stopped at the deadline)."""
 
     def __init__(self, timed: bool) -> None:
@@ -961,7 +961,7 @@ def test_model_agrees_with_the_search_mid_game_on_full_decks() -> None:
             continue
         for target in (truth.score, truth.score + 1):
             if target <= model.rules.max_score:
-                line = sat.reach(model, target, root=root)
+                line = race.reach(model, target, root=root)
                 assert (line is None) == (target > truth.score), (game, state.where(), target)
                 assert line is None or line_score(model, line, root) >= target
         checked += 1

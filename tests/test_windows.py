@@ -9,7 +9,7 @@ import pytest
 
 from deducer import Ending, Settings, Variant
 from deducer.settings import MAX_CLUES, MAX_STRIKES
-from solver import sat
+from solver import race, sat
 from solver.brute import best_score
 from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, ONGOING, PLAY, Deal, Move, Position, Rules
 from solver.search import OutOfBudget
@@ -176,11 +176,11 @@ def test_the_windows_decide_a_loss_the_clue_tokens_make(monkeypatch: pytest.Monk
     # the model had not refuted 30 after 90 s; with them it does in about a second (20 s allowed).
     settings = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD)
     deal = Deal.of(settings, Variant.AVALANCHE.shuffled_deck(839))
-    assert sat.reach(deal, 30, seconds=20) is None
+    assert race.reach(deal, 30, seconds=20) is None
     wide = [range(card - 20, 200) for card in range(deal.size)]  # one draw a turn at most, as before
     monkeypatch.setattr(sat, "question_windows", lambda deal, root, pace, ends: wide)
     with pytest.raises(OutOfBudget):
-        sat.reach(deal, 30, seconds=5)
+        race.reach(deal, 30, seconds=5)
 
 
 def test_a_seat_lets_go_only_of_a_card_drawn_on_an_earlier_turn_of_its_own() -> None:

@@ -95,7 +95,7 @@ def perft_data() -> list[dict[str, object]]:
 
 def _confirmed(settings: Settings, deck: Sequence[Card], verdict: str, score: int) -> str | None:
     """The second argument for a verdict (None: not confirmed)."""
-    from solver import cadical, clauses, sat
+    from solver import cadical, clauses, race, sat
     from solver.model import Deal
     from solver.search import OutOfBudget
 
@@ -110,7 +110,7 @@ def _confirmed(settings: Settings, deck: Sequence[Card], verdict: str, score: in
     if not sat.applies(model):
         return None
     try:
-        found = sat.reach(model, model.rules.max_score, CONFIRM)
+        found = race.reach(model, model.rules.max_score, CONFIRM)
     except OutOfBudget:
         return None
     return "the constraint model finds no winning line" if found is None else None
