@@ -22,6 +22,19 @@ if TYPE_CHECKING:  # OR-Tools takes 0.25 s to import (`solver.cpsat`): only deal
     from solver.glance import Glance
 
 
+# Where Glucose's glance at a question told its endings races it (in the other configuration's place,
+# until its lead is spent), the first configuration is the one told the endings, without the linear
+# relaxation, and the other asks the question as it is, with it, once the glance has had its lead: told
+# the endings, CP-SAT without the relaxation decides the losses at the bound that the glance does not
+# (4p Avalanche per seat 301: 0.9-1.0 s, against 8.9 s as it is), and it no longer waits for the glance's
+# lead (about a second there). Alternating deal by deal against the other way round (`bench_hard.py
+# --against`): 301 2.81 / 2.52 / 2.61 -> 1.97 / 1.96 / 1.98 s (mid, mid, slow), 2.51-2.76 -> 1.95-2.30 s
+# in fresh processes; the 106 mid deals 44.7 / 53.6 -> 43.8 / 52.8 s in all (the median of the per-deal
+# ratios 1.007 / 1.014: noise), the 26 slow deals 93.3 -> 92.8 s (0.999); 4p round-robin 839, which the
+# relaxation decides as it is in 0.3 s, 0.73-0.85 -> 0.64-0.89 s in fresh processes.
+TOLD_FIRST = True
+
+
 def reach(deal: Deal, target: int, seconds: float | None = None, root: Position | None = None) -> list[Move] | None:
     """A line from `root` (default: the opening deal) scoring at least `target`, or None if there is none.
 
@@ -50,7 +63,8 @@ class Question:
     portfolio of two workers took 27.0 s, 4.2 s at most.)
 
     A raced question told its endings (`solver.endings`) is asked both ways: as it is by the usual
-    configuration, and told the endings by the other. On the 18 losses of 4p/5p Avalanche where the
+    configuration, and told the endings by the other (the other way round where Glucose's glance at it,
+    told the endings, races: `TOLD_FIRST`). On the 18 losses of 4p/5p Avalanche where the
     model was told endings (the 94 slowest deals of the benchmarks' sets, seed 1, the search's line
     as the hint), told its endings the model decided 5p round-robin 744 (3.0 s, undecided as it is)
     and 4p per seat 301 (1.1 s against 9.9), and as it is 4p round-robin 839 (0.3 s against 2.3):
@@ -133,7 +147,7 @@ class Question:
         # The pair of configurations races unless CaDiCaL races from the start (in the other's place).
         racing = race and self.floor is None and (rival is None or rival_after > 0)
         # Each solver's model, and how to read its line: the first is told the endings only when it has no
-        # rival (which is told them) and no floor.
+        # rival (which is told them) and no floor, or a glance told them races (`TOLD_FIRST`, below).
         told = not race and self.floor is None
         self._starter = rival if race else None  # CaDiCaL's (see `__init__`)
         # Where the first configuration would yield at once (`first_for` 0) to a rival racing from the
@@ -143,7 +157,9 @@ class Question:
         # Glucose's glance at this very question, already running: in a racing pair, it keeps the
         # other configuration's place until it has had its lead.
         self._glance = glance if glance is not None and racing and (glance.target, glance.ends) == (target, tuple(ends)) else None
-        first = None if idle else self._unless_glanced(self.floor, ends if told else (), line)
+        # Where a glance told the endings races, the first configuration is told them instead (`TOLD_FIRST`).
+        self._told_first = TOLD_FIRST and self._glance is not None and bool(ends)
+        first = None if idle else self._unless_glanced(self.floor, ends if told or self._told_first else (), line)
         self._models = [] if first is None else [first]
         self._rival: Rival | None = None  # CaDiCaL, once racing for the target (told its endings)
         self._true: set[int] | None = None  # CaDiCaL's solution, when it decided the question first
@@ -168,7 +184,7 @@ class Question:
         if racing:
             other = cp_model.CpSolver()
             other.parameters.copy_from(self._solver.parameters)
-            other.parameters.linearization_level = 0
+            (self._solver if self._told_first else other).parameters.linearization_level = 0  # (`TOLD_FIRST`)
             self._solvers.append(other)
             if self._starter is not None:  # (CaDiCaL takes its place once it has done this much work)
                 other.parameters.max_deterministic_time = rival_after
@@ -176,10 +192,11 @@ class Question:
                 self._models.append(first)
         if first_for is not None and self._starter is not None:
             self._solver.parameters.max_deterministic_time = first_for  # (after the other's copy)
-        # Told the endings, the other's model differs (its windows too): it is built once the first
-        # solver has begun (see `run`), which starts 0.2-0.3 s sooner on 4p/5p Avalanche (the 52 slow
-        # losses, best of two alternating runs: 72.1 -> 68.4 s in all, 11 -> 7 over 2 s).
-        self._told = (ends, line)
+        # Told the endings (or not, where the first is: `TOLD_FIRST`), the other's model differs (its
+        # windows too): it is built once the first solver has begun (see `run`), which starts 0.2-0.3 s
+        # sooner on 4p/5p Avalanche (the 52 slow losses, best of two alternating runs: 72.1 -> 68.4 s in
+        # all, 11 -> 7 over 2 s).
+        self._told = ((), line) if self._told_first else (ends, line)
         self._status: cp_model.CpSolverStatus | None = None
         self._winner = self._solver  # the solver whose answer counts
         self._lock = threading.Lock()

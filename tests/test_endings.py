@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 from functools import cache
+from typing import Any
 
 import pytest
 
@@ -13,7 +14,8 @@ from deducer.settings import DealOrder
 from solver import climb as climbing
 from solver import race, sat, tops
 from solver.brute import best_score
-from solver.endings import Endings, capped, endings, open_endings, uncapped
+from solver.endings import Endings, Heights, capped, endings, open_endings, uncapped
+from solver.glance import Glance
 from solver.model import DISCARD, HINT, MISPLAY, ONGOING, TRASH, Deal, Position
 from solver.search import Search
 from solver.solve import solve
@@ -117,13 +119,25 @@ def brute_forced() -> list[tuple[Deal, Position, int]]:
     return found
 
 
-def test_the_endings_agree_with_brute_force() -> None:
+def test_the_endings_agree_with_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
     # Reduced deals under standard rules, at the deal and a few random actions in (caps from lost
     # cards). For the true best score and one point more (no line beats either), the model told every
     # ending finds a line exactly for the true best; the bounds leave an ending of the true best open,
     # and the model told the endings they leave finds a line there too. Each question is asked alone,
     # then raced by the question as it is, which is given no time: the answer and its
-    # line come from the model told the endings (built once the first solver has begun).
+    # line come from the model told the endings (built once the first solver has begun). Then raced
+    # with Glucose's glance at it (stopped before it starts, undecided) in the other configuration's place:
+    # the first configuration is the one told the endings, without the linear relaxation, and the
+    # question as it is, with it, given no time once the glance is stopped (`race.TOLD_FIRST`).
+    built: list[tuple[Heights, ...]] = []  # the endings each model of a question was told, in order (built in full)
+    hinted = sat.hinted
+
+    def noted(*args: Any) -> tuple[Any, sat.Turns]:
+        model = hinted(*args)
+        built.append(tuple(args[4]))
+        return model
+
+    monkeypatch.setattr(sat, "hinted", noted)
     found = refuted = by_bounds = 0
     for model, root, truth in brute_forced():
         for target in (truth, truth + 1):
@@ -135,16 +149,27 @@ def test_the_endings_agree_with_brute_force() -> None:
                 if not heights:
                     by_bounds += 1
                     continue
-                for raced in (False, True):  # alone, or raced by the question as it is
-                    question = race.Question(model, target, root=root, ends=heights, race=raced)
-                    if raced:  # the question as it is, given no time: told the endings, the rival decides
-                        question._solver.parameters.max_time_in_seconds = 1e-9
-                        assert len(question._models) == 1  # (the rival's is built once the first has begun)
+                for raced in (False, True, "glanced"):  # alone, raced by the question as it is, or with a glance
+                    glance = Glance(model, target, root, heights, helper=False) if raced == "glanced" else None
+                    if glance is not None:  # (stopped before it starts: undecided, no clauses built)
+                        glance.interrupt()
+                        glance.start()
+                    built.clear()
+                    question = race.Question(model, target, root=root, ends=heights, race=bool(raced), glance=glance)
+                    assert question.glancing == (glance is not None)
+                    first, other = question._solvers[0], question._solvers[-1]
+                    if raced:  # the question as it is, given no time: told the endings, its solver decides
+                        (other if glance is not None else first).parameters.max_time_in_seconds = 1e-9
+                        assert len(question._models) == 1  # (the other's is built once the first has begun)
+                        levels = [solver.parameters.linearization_level for solver in question._solvers]
+                        assert levels == ([0, 1] if glance is not None else [1, 0])
                     question.run()
+                    assert built == ([heights, ()] if glance is not None else [(), heights] if raced else [heights])
                     line = question.answer()
                     assert (line is None) == (target > truth), (model.deck, root, target, heights, raced)
                     assert line is None or line_score(model, line, root) >= target
-                    assert not raced or question._winner is not question._solver
+                    if raced:
+                        assert (question._winner is first) == (glance is not None)
                 found += line is not None
                 refuted += line is None
     assert found >= 150 and refuted >= 50 and by_bounds >= 50
