@@ -346,8 +346,9 @@ def test_a_model_whose_glance_decides_its_question_meanwhile_is_not_built_on() -
         assert question.glancing and question._models == [] and glance.done.asked == asks
         question.run()
         assert question.proven and question.answer() is None
-    # Decided at the third turn of the other configuration's model (told the ending, built once the
-    # first configuration has begun): that model is left unbuilt, and the first is stopped.
+    # Decided at the third turn of the other configuration's model (the question as it is, the first
+    # being told the ending: `race.TOLD_FIRST`; built once the first configuration has begun): that
+    # model is left unbuilt, and the first is stopped.
     glance.done = _SetAfter(turns + 3)
     question = race.Question(model, 28, 3.0, race=True, ends=ends, glance=glance)
     assert len(question._models) == 1 and glance.done.asked == turns
