@@ -5,7 +5,8 @@
                                          [--question perfect|best]
 
 The reference is any function `decide(deck, players, time_limit, per_seat) -> bool | None` in a
-file of your own (for instance a SAT encoding solved by Glucose): `deck` is a list of
+file of your own (for instance a SAT encoding solved by Glucose; `ladder_reference.py:decide`, bundled,
+is Glucose alone on the solver's clauses with the clue tokens as a ladder): `deck` is a list of
 (suit index, rank) pairs, top card first, the multicolour suit last; it answers whether the
 standard rules allow a perfect score (None: undecided in `time_limit` seconds). Both run on the
 same seeded decks, one after the other, in one process. Standard rules; our solver is asked the
