@@ -11,7 +11,7 @@ Use it as a yardstick that any machine has, not as a second opinion. Its verdict
 clauses as the solver's glances. `check_losses.py` is the second argument for losses.
 
 It is a stronger yardstick than the published encoding. On seeds 300-429 of each set, in both
-deal orders, its median was 0.06-0.47 s a deal, and it left 6-7 of the 2p Avalanche decks undecided
+deal orders, its median was 0.05-0.47 s a deal, and it left 6-7 of the 2p Avalanche decks undecided
 in 30 s. The published encoding took roughly 0.4 s on 5p Avalanche when the issue was filed (our
 18 ms at 24x), where this one takes 0.08 s."""
 
