@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -17,6 +20,15 @@ from deducer.settings import MAX_CLUES, MAX_STRIKES, DealOrder, Ending, Settings
 from solver.greedy import greedy_move
 from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, ONGOING, PASS, PLAY, TRASH, Deal, Move, Position
 from tests.companion import chromium
+
+
+def script(path: Path) -> ModuleType:
+    """A script of the repository that is not in a package (`sample_games/`, `benchmarks/`), loaded from its file."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def opening_deck(settings: Settings, hands: Sequence[str]) -> list[Card]:

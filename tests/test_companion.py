@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import random
@@ -28,7 +27,7 @@ from deducer.tracker import Tracker
 from hanabi.main import app as cli
 from hanabi.web.app import create_app
 from tests.companion import Driver, Server, phone_page
-from tests.helpers import browser_or_skip
+from tests.helpers import browser_or_skip, script
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_games" / "3p_base_seat_alice.json"
@@ -62,11 +61,8 @@ def record_sample(client: TestClient, view: dict[str, Any], stop: int | None = N
 
 def full_sample() -> GameRecord:
     """The fully known game that `3p_base_seat_alice.json` records from Alice's seat."""
-    spec = importlib.util.spec_from_file_location("generate", ROOT / "sample_games" / "generate.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    full: GameRecord = module.bot_game(Settings(players=3), 17, ("Alice", "Bob", "Cathy"), moves=True)
+    generate = script(ROOT / "sample_games" / "generate.py")
+    full: GameRecord = generate.bot_game(Settings(players=3), 17, ("Alice", "Bob", "Cathy"), moves=True)
     return full
 
 

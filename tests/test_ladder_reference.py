@@ -3,7 +3,6 @@ perfect-score question as the solver does, on both variants and both deal orders
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,21 +11,12 @@ import pytest
 from deducer.cards import Variant
 from deducer.settings import DealOrder, Ending, Settings
 from solver.solve import solve
+from tests.helpers import script
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-Decide = Callable[[list[tuple[int, int]], int, float, bool], bool | None]
-
-
-def _decide() -> Decide:
-    """The yardstick's `decide`, loaded from its file (the benchmarks are not a package)."""
-    spec = importlib.util.spec_from_file_location("ladder_reference", ROOT / "benchmarks" / "ladder_reference.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    decide: Decide = module.decide
-    return decide
+DECIDE: Callable[[list[tuple[int, int]], int, float, bool], bool | None] = script(
+    ROOT / "benchmarks" / "ladder_reference.py"
+).decide  # (the benchmarks are not a package)
 
 
 # (players, variant, deal order, seed, perfect): the verdicts the solver gives. 3p Avalanche 334 is won
@@ -47,4 +37,4 @@ def test_the_yardstick_agrees_with_the_solver(players: int, variant: Variant, or
     deck = variant.shuffled_deck(seed)
     assert solve(settings, deck, time_limit=60, perfect=True).perfect is perfect
     cards = [(variant.suits.index(card.suit), card.rank) for card in deck]  # (as `bench_reference` gives them)
-    assert _decide()(cards, players, 60.0, order is DealOrder.PER_SEAT) is perfect
+    assert DECIDE(cards, players, 60.0, order is DealOrder.PER_SEAT) is perfect
