@@ -213,7 +213,8 @@ def climb(
     probes and climbs on, and interrupts the search once it decides (a line: the best; a refutation:
     `top` falls by one, with the reason the model would give, and Glucose glances at the next top at
     once). If the model joins first, the glance races its first question in the second configuration's
-    place until it has spent `solver.tops.GLANCE_LEAD` conflicts in all (at once if it has already; it was first
+    place until it has spent `solver.tops.GLANCE_LEAD` conflicts in all (`LADDER_LEAD` on the ladder, then CaDiCaL
+    takes its place; at once if it has spent them already; the lead was first
     measured as half a second of the question: see below; once it decides, the model's build stops
     there), and each time the model refutes a top, the glance at the next races the next question the
     same way (`GLANCE_AGAIN`); then that configuration takes its place (and

@@ -140,14 +140,32 @@ class Work:
         """Build the clauses of the question from `root` (told `ends`; the clue tokens as a `ladder`
         or not: `solver.clauses.build`), load Glucose and solve, for at most `conflicts` (None: until
         decided or stopped). A whole question (no `conflicts`) goes on from where a glance at it in
-        this process was stopped, if one was (`_Parked`), and is kept if it is stopped undecided."""
+        this process was stopped, if one was (`_Parked`), and is kept if it is stopped undecided: one
+        glance at a time solves it in a process, the next waiting (see `_Parked.claim`)."""
+        question = self.question(root, ends, ladder)
+        whole = conflicts is None and PARK
+        if whole and not _parked.claim(question, self.stopping):
+            return False, None
+        try:
+            return self._solve_claimed(question, root, ends, conflicts, ladder, whole)
+        finally:
+            if whole:
+                _parked.release(question)
+
+    def _solve_claimed(
+        self,
+        question: tuple[object, ...],
+        root: Position,
+        ends: Sequence[Heights],
+        conflicts: int | None,
+        ladder: bool,
+        whole: bool,
+    ) -> tuple[bool, list[Move] | None]:
         from pysat.solvers import Solver
 
         from solver.clauses import build
         from solver.sat import Stopped
 
-        question = self.question(root, ends, ladder)
-        whole = conflicts is None and PARK
         parked = _parked.take(question) if whole else None
         self.resumed = parked is not None
         if parked is not None:
@@ -215,6 +233,27 @@ class _Parked:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._kept: tuple[tuple[object, ...], Any, Encoding] | None = None
+        self._solving: dict[tuple[object, ...], threading.Event] = {}  # whole questions being solved, and when each is free
+
+    def claim(self, question: tuple[object, ...], stopping: threading.Event) -> bool:
+        """Wait until no other glance in this process solves `question` (the anchored glance's whole
+        question, while the glance at the top asks it in its lead: that one is kept once stopped, and
+        this one goes on from there), then claim it; False if `stopping` is set first."""
+        while True:
+            with self._lock:
+                busy = self._solving.get(question)
+                if busy is None:
+                    self._solving[question] = threading.Event()
+                    return True
+            while not busy.wait(0.02):
+                if stopping.is_set():
+                    return False
+
+    def release(self, question: tuple[object, ...]) -> None:
+        """`question` is no longer being solved (see `claim`)."""
+        with self._lock:
+            free = self._solving.pop(question)
+        free.set()
 
     def keep(self, question: tuple[object, ...], solver: Any, encoding: Encoding) -> None:
         """Keep `solver`, deleting the one kept before."""

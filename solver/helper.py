@@ -6,7 +6,10 @@ solves them in a process of its own, on the second core, while the search runs a
 glance then costs the search the pickle of its question (about 8 KB). The helper is started by the
 first glance of a process (`start`), which runs in a thread as before (the helper takes 0.15-0.25 s
 to import PySAT and the clauses' modules; it loads no records, see `deducer`); the glances after it
-are the helper's, one at a time, in the order asked. It is started as `python -m solver.helper`
+are the helper's, each in a thread of its own from the moment it is asked (Glucose lets go of the
+interpreter lock while it solves): the anchored glance starts beside the glance at the top still in
+its lead (`solver.tops.LADDER_LEAD`), the two sharing the second core rather than the one waiting for
+the other. It is started as `python -m solver.helper`
 (neither fork, whose copied pages the search would pay for, nor forkserver, which imports the
 caller's `__main__` again), and ends when its parent does (its pipe closes). A glance that fails
 there is undecided; a helper that dies, or sends or is sent a message the other end cannot read, is
@@ -19,7 +22,6 @@ import atexit
 import contextlib
 import itertools
 import os
-import queue
 import signal
 import subprocess
 import sys
@@ -192,60 +194,50 @@ if hasattr(os, "register_at_fork"):
 
 
 def _main() -> None:
-    """The helper: questions in, one at a time, each one's answer out (stops heard meanwhile), and
-    word when a glance has spent its lead (`solver.glance.Glance`)."""
+    """The helper: questions in, each solved in a thread of its own as soon as it is asked (two at once
+    while the anchored glance races the glance at the top), each one's answer out, stops heard
+    meanwhile, and word when a glance has spent its lead (`solver.glance.Glance`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # (a Ctrl-C is the parent's to hear; its pipe ends us)
     inbox = Connection(int(sys.argv[1]), writable=False)
     outbox = Connection(int(sys.argv[2]), readable=False)
     from solver.glance import Work
 
     Work.prepare()
-    asked: queue.Queue[tuple[Any, ...] | None] = queue.Queue()
-    lock = threading.Lock()
-    current: list[tuple[int, Work]] = []  # the glance being worked on, if any
-    stopped: set[int] = set()  # glances stopped before their turn
-    last = -1  # the last glance answered
+    lock = threading.Lock()  # (the glances' threads send, and the listener keeps the books)
+    current: dict[int, Work] = {}  # the glances being worked on
 
-    def listen() -> None:
-        while True:
-            try:
-                message: tuple[Any, ...] = inbox.recv()
-            except Exception:  # (the parent gone, or a message this helper cannot read: it ends, and the
-                break  # parent, its pipe closed, finishes the glances it asked undecided)
-            if message[0] == "glance":
-                asked.put(message)
-                continue
-            with lock:
-                if current and current[0][0] == message[1]:
-                    current[0][1].interrupt()
-                elif message[1] > last:
-                    stopped.add(message[1])
+    def send(message: tuple[Any, ...]) -> None:
+        with lock, contextlib.suppress(OSError):  # (the parent gone: the listener hears it and ends us)
+            outbox.send(message)
+
+    def serve(key: int, work: Work) -> None:
+        decided, line = False, None
+        with contextlib.suppress(Exception):  # (a glance that fails is undecided; the helper serves on)
+            decided, line = work.run()
         with lock:
-            for _, work in current:
-                work.interrupt()
-        asked.put(None)
+            current.pop(key, None)
+        send(("done", key, decided, line))
 
-    threading.Thread(target=listen, daemon=True).start()
-    try:
-        outbox.send(("ready",))
-        while (message := asked.get()) is not None:
+    send(("ready",))
+    while True:
+        try:
+            message: tuple[Any, ...] = inbox.recv()
+        except Exception:  # (the parent gone, or a message this helper cannot read: it ends, and the
+            break  # parent, its pipe closed, finishes the glances it asked undecided)
+        if message[0] == "glance":
             _, key, deal, target, root, ends, anchors, lead, ladder = message
-            led = partial(outbox.send, ("led", key))  # (sent from this thread, as the answers are)
+            work = Work(deal, target, root, ends, anchors, lead, partial(send, ("led", key)), ladder)
             with lock:
-                work = None if key in stopped else Work(deal, target, root, ends, anchors, lead, led, ladder)
-                stopped.discard(key)
-                if work is not None:
-                    current.append((key, work))
-            decided, line = False, None
-            with contextlib.suppress(Exception):  # (a glance that fails is undecided; the helper serves on)
-                if work is not None:
-                    decided, line = work.run()
-            with lock:
-                current.clear()
-                last = key
-            outbox.send(("done", key, decided, line))
-    except OSError:
-        pass  # (the parent has gone)
+                current[key] = work
+            threading.Thread(target=serve, args=(key, work), daemon=True).start()
+            continue
+        with lock:  # (a stop: of a glance asked before it, and working unless it has answered)
+            stopping = current.get(message[1])
+        if stopping is not None:
+            stopping.interrupt()
+    with lock:
+        for work in current.values():
+            work.interrupt()
 
 
 if __name__ == "__main__":

@@ -256,7 +256,9 @@ class Question:
     def _race_glance(self, glance: Glance, other: cp_model.CpSolver) -> None:
         """The glance racing until it has had its lead: if it decides the question first, its answer
         counts; if not, it is stopped, and `other` takes its place for the rest of the question's
-        time (none once that is up)."""
+        time (none once that is up). A glance on the ladder, whose longer lead has had the time that
+        `other` would have had before CaDiCaL (`solver.tops.LADDER_LEAD`), hands its place to CaDiCaL
+        at once, where CaDiCaL races."""
         from ortools.sat.python import cp_model
 
         self._outlasts(glance.led)
@@ -265,6 +267,9 @@ class Question:
             with self._lock:
                 if self._status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
                     self._take_glance(glance)
+            return
+        if glance.ladder and self._starter is not None:
+            self._spent.set()  # (CaDiCaL's turn: `other` never starts)
             return
         left = self._time_left()
         if not self._over.is_set() and (left is None or left > 0):  # (stopped, or its time up: `_outlasts` ended)

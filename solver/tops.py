@@ -28,6 +28,22 @@ GLANCE_AFTER: int | None = 1_000
 # 2.8-3.1 s; the 106 mid deals 106.9 -> 102.7 s, 13 -> 11 over 2 s; the 26 slow deals 196.5 -> 201.4
 # s (3p per seat 8071 15.5 -> 19.0 s, 4p round-robin 1581 3.8 -> 1.4 s).
 GLANCE_LEAD = 20_000
+# The lead of a glance on the ladder (the top's question without endings: `TOP_LADDER`), which is the
+# SAT reference's own question (`benchmarks/ladder_reference.py`). Where Glucose decides it alone in
+# 20,000-50,000 conflicts (1-2.5 s), a glance stopped after 20,000 left the deal to the anchored glance,
+# whose anchors (100,000 conflicts each) came before the whole question went on: the solver was up to
+# 2.5x slower than Glucose alone (5p Avalanche round-robin 8240, a loss at 29: 2.9 s against 1.2 s on the
+# perfect-score question). With this lead, the anchored glance beside it in the helper (no longer one
+# glance at a time there: `solver.helper`), and CaDiCaL in its place once it is spent (`race.Question._race_glance`),
+# alternating deal by deal against 20,000 (`bench_hard.py --against`), the 26 slow deals 78.0 -> 77.0 s
+# in all, over 2 s 7 -> 6: 8240 3.07 -> 1.56 s, 5p per seat 3239 1.83 -> 1.24 s, 4p per seat 1730
+# 1.51 -> 1.20 s; but 5p per seat 3785, which CaDiCaL wins, 13.1 -> 14.2 s, and round-robin 3785 3.6
+# -> 4.0 s (Glucose alone: 24 and 20 s); the 106 mid deals 34.3 -> 34.9 s (the median of the per-deal
+# ratios 1.015). On the perfect-score question, Glucose alone / the solver: 8240 1.21 / 1.28 s, 3239
+# 1.19 / 1.37 s, 1730 1.14 / 1.17 s (before: 1.41 s). Each part alone did worse: this lead with the
+# anchored glance queued behind it in the helper, 5p base round-robin 8450 (the anchors win) 1.8 ->
+# 3.4 s; with the other configuration in its place after it, per seat 3785 12.8 -> 15.0 s.
+LADDER_LEAD = 50_000
 
 # Glucose's glance at the top asks a question without endings (at the maximum, most often) on the ladder
 # encoding of the clue tokens, one told endings on the nine values (`Glances.start`). Where the model's
@@ -79,7 +95,14 @@ class Glances:
         top, self.ends, why = lower_top(self._model, self._root, top, best, self.known)
         if top > best:
             heights = questions.told(self.ends, top)
-            self._glance = Glance(self._model, top, self._root, heights, lead=GLANCE_LEAD, ladder=TOP_LADDER and not heights)
+            self._glance = Glance(
+                self._model,
+                top,
+                self._root,
+                heights,
+                lead=LADDER_LEAD if TOP_LADDER and not heights else GLANCE_LEAD,
+                ladder=TOP_LADDER and not heights,
+            )
             self._glance.start()
         return top, why
 

@@ -700,6 +700,93 @@ def glances_alone(monkeypatch: pytest.MonkeyPatch) -> list[Glance]:
     return started
 
 
+def test_the_helper_answers_a_glance_while_another_still_runs() -> None:
+    # 3 players, Avalanche, round-robin 8071: Glucose cannot decide the 30 in a minute. While a glance
+    # at it runs in the helper, a glance asked after it (5p round-robin 1494, a 30 in about 0.1 s) is
+    # answered at once, each glance in a thread of its own there (`solver.helper`), not after the first.
+    assert helping.start(wait=30) is not None
+    model = Deal.of(THREE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(8071))
+    long = Glance(model, 30, model.start())
+    long.start()
+    try:
+        quick = Glance(*_glance_of_1494())
+        quick.start()
+        assert long.in_helper and quick.in_helper
+        assert quick.done.wait(30.0) and quick.decided and quick.answer() is not None
+        assert not long.done.is_set()
+    finally:
+        long.stop()
+    assert long.done.is_set() and not long.decided
+
+
+def test_a_second_glance_at_a_whole_question_waits_for_the_first_and_goes_on_from_it() -> None:
+    # 5 players, Avalanche, round-robin 8329: Glucose on the ladder refutes 30 after about 47,000
+    # conflicts. The glance at the top asks that whole question (a lead of 1,000 spent, it goes on);
+    # an anchored glance with no anchor, asking the same question in the same process, does not load a
+    # Glucose of its own while the first runs: it waits (`glance._Parked.claim`), and once the first is
+    # stopped (its Glucose kept), it goes on from it and refutes 30. A third one, stopped while it
+    # waits, ends at once, undecided.
+    model = Deal.of(FIVE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(8329))
+    root = model.start()
+    first = Glance(model, 30, root, helper=False, lead=1_000, ladder=True)
+    first.start()
+    assert first.led.wait(60)
+    second = Glance(model, 30, root, helper=False, anchors=Anchors((), (), 0, True), ladder=True)
+    second.start()
+    third = Glance(model, 30, root, helper=False, anchors=Anchors((), (), 0, True), ladder=True)
+    third.start()
+    time.sleep(0.3)
+    assert not first.done.is_set() and not second.done.is_set() and not third.done.is_set()
+    assert second._work._solver is None and third._work._solver is None  # (neither has a Glucose yet)
+    began = time.perf_counter()
+    third.stop()
+    assert time.perf_counter() - began < 1.0 and not third.decided
+    first.stop()
+    assert not first.decided
+    assert second.done.wait(120) and second.decided and second.answer() is None
+    assert second._work.resumed
+
+
+def test_after_the_lead_of_a_glance_on_the_ladder_cadical_takes_its_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The glance at the top keeps the other configuration's place in the model's first question until
+    # it has spent its lead. On the ladder (5p Avalanche round-robin 8329 at 30, asked as it is), its
+    # lead has had the other configuration's time: CaDiCaL then races in its place at once, and the
+    # other configuration never starts (`solver.tops.LADDER_LEAD`). Told its endings (744 at 28, on
+    # the nine values), the other configuration takes the place, and CaDiCaL waits for its work.
+    # (The racers are stand-ins that never answer: the question ends when it is stopped.)
+    ran: list[str] = []
+
+    def cp_sat(question: race.Question, solver: object) -> None:
+        ran.append("first" if solver is question._solver else "other")
+        question._over.wait(question._seconds)
+
+    def cadical(question: race.Question, start: object) -> None:
+        if question._outlasts(question._spent):
+            ran.append("cadical")
+
+    monkeypatch.setattr(race.Question, "_race", cp_sat)
+    monkeypatch.setattr(race.Question, "_race_clauses", cadical)
+    ladder_model = Deal.of(FIVE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(8329))
+    told_model = Deal.of(FIVE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(744))
+    for model, target, ends, ladder, expected in (
+        (ladder_model, 30, (), True, ["cadical", "first"]),
+        (told_model, 28, ((5, 5, 5, 5, 5, 3),), False, ["first", "other"]),
+    ):
+        ran.clear()
+        glance = Glance(model, target, model.start(), ends, helper=False, lead=1_000, ladder=ladder)
+        glance.start()
+        question = race.Question(model, target, 30.0, race=True, ends=ends, rival=lambda: None, rival_after=1.0, glance=glance)  # type: ignore[arg-type,return-value]
+        assert question.glancing
+        question.start()
+        deadline = time.perf_counter() + 60
+        while len(ran) < 2 and time.perf_counter() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.2)
+        question.stop()
+        assert glance.done.is_set() and not glance.decided
+        assert sorted(ran) == expected
+
+
 def test_the_glance_decides_a_deal_before_the_model_joins(monkeypatch: pytest.MonkeyPatch) -> None:
     # 4 players, Avalanche, seed 148: the search alone has not found the 30 after 100,000 positions
     # (`test_portfolio_finds_a_narrow_win_the_search_alone_misses`). With the model never joining
