@@ -95,14 +95,9 @@ class Glances:
         top, self.ends, why = lower_top(self._model, self._root, top, best, self.known)
         if top > best:
             heights = questions.told(self.ends, top)
-            self._glance = Glance(
-                self._model,
-                top,
-                self._root,
-                heights,
-                lead=LADDER_LEAD if TOP_LADDER and not heights else GLANCE_LEAD,
-                ladder=TOP_LADDER and not heights,
-            )
+            ladder = TOP_LADDER and not heights
+            lead = LADDER_LEAD if ladder else GLANCE_LEAD
+            self._glance = Glance(self._model, top, self._root, heights, lead=lead, ladder=ladder)
             self._glance.start()
         return top, why
 

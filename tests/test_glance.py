@@ -764,6 +764,9 @@ def test_after_the_lead_of_a_glance_on_the_ladder_cadical_takes_its_place(monkey
         if question._outlasts(question._spent):
             ran.append("cadical")
 
+    def no_run() -> clauses.Rival:
+        raise AssertionError("the stand-in for CaDiCaL's racer never starts a run")
+
     monkeypatch.setattr(race.Question, "_race", cp_sat)
     monkeypatch.setattr(race.Question, "_race_clauses", cadical)
     ladder_model = Deal.of(FIVE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(8329))
@@ -775,7 +778,7 @@ def test_after_the_lead_of_a_glance_on_the_ladder_cadical_takes_its_place(monkey
         ran.clear()
         glance = Glance(model, target, model.start(), ends, helper=False, lead=1_000, ladder=ladder)
         glance.start()
-        question = race.Question(model, target, 30.0, race=True, ends=ends, rival=lambda: None, rival_after=1.0, glance=glance)  # type: ignore[arg-type,return-value]
+        question = race.Question(model, target, 30.0, race=True, ends=ends, rival=no_run, rival_after=1.0, glance=glance)
         assert question.glancing
         question.start()
         deadline = time.perf_counter() + 60
