@@ -16,7 +16,7 @@ from solver.bounds import Bound, clues_bound, copies_bound, explain
 from solver.endings import Endings, capped, uncapped
 from solver.greedy import greedy_start
 from solver.model import Deal, Move, Position
-from solver.probes import allow, caller_budget_spent, probe
+from solver.probes import allow, caller_budget_spent, probe, probe_orders
 from solver.questions import Rivals, ask, found_line, refuted_by_model, wait
 from solver.search import USUAL, Ordering, OutOfBudget, Search
 from solver.tops import Glances, TopEndings, lower_top
@@ -63,6 +63,7 @@ CLIMB_ALONE = 20_000  # positions the climb spends on a target before restarts t
 
 
 PROBE_TOP, PROBE = 3750, 625  # positions for the bound itself, and for each target probed below it
+DIVE = PROBE_TOP // probes.PROBE_ORDERS  # the usual order's share of them, taken before the finer bounds (`_dive`)
 
 
 def best_line(
@@ -75,8 +76,9 @@ def best_line(
     report: Callable[[int, int], None] | None = None,
     perfect: bool = False,
 ) -> Outcome:
-    """Greedy lines first; if they fall short of the bound, the finer bounds of `bounds.copies_bound`
-    and `bounds.clues_bound`, short probes from the bound down, then `climb`: the search for one
+    """Greedy lines first; if they fall short of the bound, a short dive of the search at it (`_dive`),
+    then the finer bounds of `bounds.copies_bound` and `bounds.clues_bound`, short probes from the
+    bound down, then `climb`: the search for one
     point more than the best found, until it fails, with the constraint model asking from the bound
     down beside it. Glucose's glance at the bound may start during the probes (`Glances`).
 
@@ -110,17 +112,23 @@ def best_line(
             report(best, best)
         return Outcome("win", best, best, best_line_found, 0, None)
     bound = first_bound()
+    search = Search(model)
+    search.stop, search.report = stop, report
+    glances = Glances(model, root, search)
+    dived = -1  # the target the usual order has had its share of the probes for (see `_dive`)
+    if best < bound.score and not (perfect and bound.score < maximum):
+        dived, found = bound.score, _dive(model, search, root, bound.score, deadline, node_limit)
+        if found is not None:
+            best, best_line_found = _final_score(model, root, found), found
     for finer in (copies_bound, clues_bound):
         if best < bound.score and not (perfect and bound.score < maximum):
             bound = finer(model, root, bound)
     if perfect and bound.score < maximum:  # (the question is answered: no line wins)
         if report is not None:
             report(best, bound.score)
-        return Outcome("loss" if best == bound.score else "unknown", best, bound.score, best_line_found, 0, bound.reason)
-    search = Search(model)
-    search.stop, search.report = stop, report
+        verdict = "loss" if best == bound.score else "unknown"
+        return Outcome(verdict, best, bound.score, best_line_found, search.nodes, bound.reason)
     reason: str | None = None
-    glances = Glances(model, root, search)
     top = bound.score
     _report(search, best, top)
 
@@ -139,7 +147,10 @@ def best_line(
             if target > top or glances.done():
                 continue  # (out of reach, or Glucose has decided: `climb` takes its answer)
             budget = PROBE_TOP if target == bound.score else PROBE
-            probed = probe(model, search, root, target, budget, deadline, node_limit, (), glances.done, glance_if_due)
+            orders = probe_orders()[1:] if target == dived else ()  # (the usual order's share was the dive)
+            if orders:
+                budget -= DIVE
+            probed = probe(model, search, root, target, budget, deadline, node_limit, orders, glances.done, glance_if_due)
             if probed is not None:
                 best, best_line_found = _final_score(model, root, probed), probed
                 break
@@ -158,6 +169,21 @@ def best_line(
     if upper == bound.score and reason is None:
         reason = bound.reason
     return Outcome("loss" if upper == best else "unknown", best, upper, best_line_found, search.nodes, reason)
+
+
+def _dive(
+    model: Deal, search: Search, root: Position, target: int, deadline: float | None, node_limit: int | None
+) -> list[Move] | None:
+    """A line reaching `target` (the first bound) if the search in its usual order finds one within
+    `DIVE` positions (None proves nothing; nor does the caller's budget running out, which the probes
+    then meet at once). It comes before the finer bounds, which a line at the bound makes needless:
+    they cost 0.9 ms at the median where the greedy lines fall short (5p Avalanche per seat, seeds
+    0-999), and lowered the first bound of 30 on one deal of those 390; the dive wins 252 of them.
+    It is the usual order's share of the probe at the bound, which then skips that order."""
+    try:
+        return probe(model, search, root, target, DIVE, deadline, node_limit, (USUAL,))
+    except OutOfBudget:
+        return None
 
 
 def climb(

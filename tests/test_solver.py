@@ -4,22 +4,26 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable, Sequence
 from itertools import pairwise
+from typing import Any
 
 import pytest
 
 from deducer import Card, Ending, GameState, Settings, Stuck, Variant
 from deducer.cards import format_cards, parse_cards
 from deducer.dealer import advance, deal
+from deducer.settings import DealOrder
 from solver import climb as climbing
-from solver import greedy
+from solver import greedy, probes
 from solver.bounds import Bound, clues_bound
 from solver.brute import Brute, TooBig, best_score
 from solver.climb import best_line
 from solver.greedy import greedy_line, greedy_move, greedy_start, quick_move
 from solver.model import ANNOUNCE, DISCARD, HINT, LOST, MISPLAY, OVER, PLAY, TRASH, WON, Deal, Move, Position, Rules, card_id
+from solver.probes import PROBE_ORDERS, probe_orders
 from solver.replay import to_actions
-from solver.search import Ordering, OutOfBudget, Search
+from solver.search import USUAL, Ordering, OutOfBudget, Search
 from solver.solve import Solution, SolverError, position_of, solve
 from tests.helpers import full_deck, random_settings
 
@@ -316,6 +320,62 @@ def test_a_deal_won_by_the_first_greedy_line_needs_no_bound(monkeypatch: pytest.
     assert (solution.verdict, solution.score, solution.nodes, told) == ("win", 25, 0, [(25, 25)])
 
 
+def test_a_short_dive_at_the_bound_spares_the_finer_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 5 players, Avalanche, standard rules, seed 390 dealt per seat: the three greedy lines score 29,
+    # the first bound is 30, and the search in its usual order reaches 30 in 53 positions. The dive
+    # (`DIVE` positions at the first bound) finds that line before the copies and clue-token bounds
+    # are computed (they never cut here, and cost more than the 53 positions): the answer is a win
+    # with neither computed, replayed through the engine as a win.
+    settings = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.PER_SEAT)
+    deck = Variant.AVALANCHE.shuffled_deck(390)
+    model = Deal.of(settings, deck)
+    assert [model.score(greedy_line(model, model.start(), *kind)[1]) for kind in greedy.GREEDY] == [29, 29, 29]
+
+    def unused(*_: object) -> Bound:
+        raise AssertionError("a finer bound was computed")
+
+    monkeypatch.setattr(climbing, "copies_bound", unused)
+    monkeypatch.setattr(climbing, "clues_bound", unused)
+    result = solve(settings, deck, perfect=True)
+    assert (result.verdict, result.score) == ("win", 30) and 0 < result.nodes <= climbing.DIVE
+    state = deal(GameState.new(settings), deck)
+    for action in result.line:
+        state = advance(state, action, deck)
+    assert state.won and state.over
+
+
+def test_the_dive_is_the_usual_orders_share_of_the_probe_at_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 5 players, Avalanche, standard rules, seed 603 dealt per seat: the greedy lines score 28-29 and
+    # every bound is 30; the dive does not reach 30, the probe at 30 does, in another order. The probe
+    # then skips the usual order, which has had its share in the dive: each move order of the probes
+    # searches once, and their budgets add up to `PROBE_TOP`, as without the dive.
+    settings = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.PER_SEAT)
+    model = Deal.of(settings, Variant.AVALANCHE.shuffled_deck(603))
+    asked: list[tuple[int, int, list[Ordering]]] = []
+    real = probes.probe
+
+    def probe(
+        model: Deal,
+        search: Search,
+        root: Position,
+        target: int,
+        budget: int,
+        deadline: float | None,
+        node_limit: int | None,
+        orders: Sequence[Ordering] = (),
+        *rest: Callable[[], Any] | None,
+    ) -> list[Move] | None:
+        asked.append((target, budget, list(orders) or probe_orders()))
+        return real(model, search, root, target, budget, deadline, node_limit, orders, *rest)
+
+    monkeypatch.setattr(climbing, "probe", probe)
+    outcome = best_line(model)
+    assert (outcome.verdict, outcome.score) == ("win", 30) and outcome.nodes > climbing.DIVE
+    (dive, dive_budget, dive_orders), (top, budget, orders) = asked
+    assert (dive, dive_budget, dive_orders) == (30, climbing.DIVE, [USUAL])
+    assert (top, budget, len(orders)) == (30, climbing.PROBE_TOP - climbing.DIVE, PROBE_ORDERS - 1) and USUAL not in orders
+
+
 def test_deck_lost_in_standard_but_won_under_crowning() -> None:
     # Every w1 is among the last three cards. Under standard rules w1..w5 need five plays after
     # deck card 48 is drawn, but only 49 - 47 + 2 = 4 turns remain for them: at most 24 points.
@@ -405,10 +465,11 @@ def test_a_stop_gives_unknown_with_the_best_line_found() -> None:
 
 
 def test_the_time_limit_counts_the_bounds_at_the_deal_too(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The deal of the tests above, whose greedy line falls short of the bound. Its last bound at the
-    # deal made to take 0.3 s, a time limit of 0.25 s is spent before the search begins: the search
-    # looks at the clock before its first position and stops there, not 0.25 s of positions later
-    # (thousands). The answer is the greedy line's, replayed, with the bound.
+    # The deal of the tests above, whose greedy line falls short of the bound, and which the dive at
+    # the bound (`DIVE` positions) does not win. Its last bound at the deal made to take 0.3 s, a time
+    # limit of 0.25 s is spent before the probes begin: the search looks at the clock before their
+    # first position and stops there, not 0.25 s of positions later (thousands). The answer is the
+    # greedy line's, replayed, with the bound.
 
     def slow(model: Deal, root: Position, bound: Bound) -> Bound:
         time.sleep(0.3)
@@ -418,7 +479,7 @@ def test_the_time_limit_counts_the_bounds_at_the_deal_too(monkeypatch: pytest.Mo
     settings = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD)
     began = time.perf_counter()
     result = solve(settings, Variant.AVALANCHE.shuffled_deck(5), time_limit=0.25)
-    assert (result.verdict, result.nodes, result.upper) == ("unknown", 0, 30) and 0 < result.score < 30
+    assert (result.verdict, result.nodes, result.upper) == ("unknown", climbing.DIVE + 1, 30) and 0 < result.score < 30
     assert time.perf_counter() - began < 1.0
 
 
