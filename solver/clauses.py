@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from deducer.settings import MAX_CLUES, MAX_STRIKES, Ending
 from solver import cadical, sat
+from solver.collector import paused
 from solver.endings import Heights
 from solver.model import DISCARD, HINT, MISPLAY, ONGOING, PLAY, TRASH, Deal, Move, Position
 from solver.sat import Stopped, holders, horizon, most_acts
@@ -135,6 +136,7 @@ class _Builder:
         self.at_most_one(lits)
 
 
+@paused()
 def build(
     deal: Deal,
     target: int,

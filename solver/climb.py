@@ -85,7 +85,7 @@ def best_line(
     `root` is the position to solve (default: the opening deal); `ceiling` a score known not to be
     beaten (proven at an earlier position). `node_limit` counts the depth-first search's positions;
     `time_limit` bounds the whole from the call: the search has what the greedy lines and the bounds
-    at the deal leave (they are not interrupted: 0.2 s on 5p Avalanche 744); `stop` (asked every 1,024
+    at the deal leave (they are not interrupted: 0.2 s on 5p Avalanche 744); `stop` (asked every 256
     positions of the search, and every 50 ms while it waits for the model) ends it early as the time
     limit would; `report` is told (the best score found, the most not yet refuted) after the greedy
     lines, at each turn of the climb (the first just after the probes), and last the answer's.

@@ -454,6 +454,26 @@ def test_budget_gives_unknown() -> None:
     assert result.upper == 30 and result.perfect is None  # nothing refuted yet
 
 
+def test_the_search_hears_an_interrupt_within_256_positions() -> None:
+    # A glance that decides interrupts the search (`Search.interrupt`); it is asked every 256
+    # positions, with the clock (and once before the first). 5p Avalanche seed 5 takes the search
+    # tens of thousands of positions (see above): interrupted once it has begun, it stops at its
+    # 256th position, not its 1,024th.
+    settings = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD)
+    model = Deal.of(settings, Variant.AVALANCHE.shuffled_deck(5))
+    search = Search(model)
+    asked: list[int] = []
+
+    def interrupt() -> bool:
+        asked.append(search.nodes)
+        return search.nodes > 0
+
+    search.interrupt = interrupt
+    with pytest.raises(OutOfBudget, match="interrupted"):
+        search.reach(model.start(), 30)
+    assert search.nodes == 256 and asked == [0, 256]
+
+
 def test_a_stop_gives_unknown_with_the_best_line_found() -> None:
     # The caller's `stop` is a budget spent: true from the start, the deal of the test above answers at
     # once with its greedy line, not one position searched; a deal the greedy line wins needs no
