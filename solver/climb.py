@@ -78,9 +78,9 @@ def best_line(
 ) -> Outcome:
     """Greedy lines first; if they fall short of the bound, a short dive of the search at it (`_dive`),
     then the finer bounds of `bounds.copies_bound` and `bounds.clues_bound`, short probes from the
-    bound down, then `climb`: the search for one
-    point more than the best found, until it fails, with the constraint model asking from the bound
-    down beside it. Glucose's glance at the bound may start during the probes (`Glances`).
+    bound down, then `climb`: the search for one point more than the best found, until it fails, with
+    the constraint model asking from the bound down beside it. Glucose's glance at the bound may start
+    during the probes (`Glances`).
 
     `root` is the position to solve (default: the opening deal); `ceiling` a score known not to be
     beaten (proven at an earlier position). `node_limit` counts the depth-first search's positions;
@@ -181,7 +181,7 @@ def _dive(
     0-999), and lowered the first bound of 30 on one deal of those 390; the dive wins 252 of them.
     It is the usual order's share of the probe at the bound, which then skips that order."""
     try:
-        return probe(model, search, root, target, DIVE, deadline, node_limit, (USUAL,))
+        return probe(model, search, root, target, DIVE, deadline, node_limit, probe_orders()[:1])
     except OutOfBudget:
         return None
 
