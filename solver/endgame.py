@@ -22,6 +22,7 @@ grows with the seats), so the relaxation stays small.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterator
 from functools import lru_cache
 
@@ -129,9 +130,34 @@ def _plays(deal: Deal, position: Position, holders: dict[int, int], cards: list[
             break
     else:  # any seat may hold any of them: one a turn
         return min(len(cards), deal.size - start + players if final < 0 else final, most)
+    if final < 0:  # (a card held, or drawn before `start`, from the first turn; else from the turn after its draw)
+        seats = _holders(position, holders)
+        ready = [0 if card in seats or following[card] < start else following[card] - start + 1 for card in cards]
+        if all_while_drawing(deal.rules.ranks, cards, ready, deal.size - start):
+            return min(len(cards), most)
     masks, tail = whereabouts(deal, position, holders, cards, start)
     seat = player if final >= 0 else 0  # (the seat to play matters only in the final round)
     return most_plays(players, deal.rules.ranks, deal.size - start, tail, final, seat, tuple(cards), masks, most)
+
+
+def all_while_drawing(ranks: int, cards: list[int], ready: list[int], drawing: int) -> bool:
+    """Can a relaxation play every one of `cards` (sorted; a top segment of each suit) in its `drawing`
+    turns that draw, `ready[i]` the first turn at which a seat may hold `cards[i]`? Any seat may take
+    such a turn, so seats do not matter there: a card may be played from the first turn at which it
+    and the ranks below it in `cards` are held, and one card a turn in the order of those turns decides
+    it (the ranks of a suit then fall in order by an exchange). If so, the relaxation plays them all:
+    most of the search's are answered here, spared `most_plays`."""
+    times = []
+    previous, when = -1, -1  # the card before in `cards`, and the turn from which it may be played
+    for card, turn in zip(cards, ready):
+        when = max(turn, when) if previous >= 0 and card // ranks == previous // ranks else turn
+        times.append(when)
+        previous = card
+    times.sort()
+    turn = -1
+    for when in times:
+        turn = when if when > turn else turn + 1
+    return turn < drawing
 
 
 @lru_cache(maxsize=1 << 16)
@@ -168,6 +194,7 @@ def most_plays(
         s = suits.index(card // ranks)
         arriving[turn] = (i * players, s * STEP, shifts[s].index(i * players))
     turns = drawing + (players if final < 0 else final)
+    events = sorted({*arriving, drawing - 1})  # the turns that draw one of `cards`, and the last that draws
     failed: dict[tuple[int, int, int, int], int] = {}  # state: fewest plays it failed
 
     def reach(turn: int, played: int, held: int, previous: int, left: int, need: int) -> bool:
@@ -215,6 +242,8 @@ def most_plays(
             drawn = new[0]  # (not yet played)
         last = turn == drawing - 1
         options = _options(played, held, everyone)
+        if not options and drawn < 0 and not last:  # nothing to play and nothing drawn until the next event
+            return reach(events[bisect_right(events, turn)], played, held, -1, left, need)
         for at, shift, mask in options:
             after_played, after_held = played + (1 << at), held & ~(everyone << shift)
             for seat in _seats(mask) if last else (-1,):
