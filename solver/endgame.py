@@ -133,20 +133,23 @@ def _plays(deal: Deal, position: Position, holders: dict[int, int], cards: list[
     if final < 0:  # (a card held, or drawn before `start`, from the first turn; else from the turn after its draw)
         seats = _holders(position, holders)
         ready = [0 if card in seats or following[card] < start else following[card] - start + 1 for card in cards]
-        if all_while_drawing(deal.rules.ranks, cards, ready, deal.size - start):
+        if all_played(deal.rules.ranks, cards, ready, deal.size - start):
             return min(len(cards), most)
     masks, tail = whereabouts(deal, position, holders, cards, start)
     seat = player if final >= 0 else 0  # (the seat to play matters only in the final round)
     return most_plays(players, deal.rules.ranks, deal.size - start, tail, final, seat, tuple(cards), masks, most)
 
 
-def all_while_drawing(ranks: int, cards: list[int], ready: list[int], drawing: int) -> bool:
-    """Can a relaxation play every one of `cards` (sorted; a top segment of each suit) in its `drawing`
-    turns that draw, `ready[i]` the first turn at which a seat may hold `cards[i]`? Any seat may take
-    such a turn, so seats do not matter there: a card may be played from the first turn at which it
-    and the ranks below it in `cards` are held, and one card a turn in the order of those turns decides
-    it (the ranks of a suit then fall in order by an exchange). If so, the relaxation plays them all:
-    most of the search's are answered here, spared `most_plays`."""
+def all_played(ranks: int, cards: list[int], ready: list[int], drawing: int) -> bool:
+    """Does a relaxation with `drawing` turns that draw surely play every one of `cards` (sorted; a top
+    segment of each suit), `ready[i]` the first of those turns at which a seat may hold `cards[i]`?
+
+    Yes if all of them but the last can be played in the turns that draw: any seat may take such a
+    turn, so seats do not matter there, and the last card, held by then, is played by its holder in
+    the final round, where every seat has a turn. A card may be played from the first turn at which
+    it and the ranks below it in `cards` are held, and one card a turn in the order of those turns
+    decides it (the ranks of a suit then fall in order by an exchange). Most relaxations of the
+    search are answered here, spared `most_plays`; a False proves nothing."""
     times = []
     previous, when = -1, -1  # the card before in `cards`, and the turn from which it may be played
     for card, turn in zip(cards, ready):
@@ -157,7 +160,7 @@ def all_while_drawing(ranks: int, cards: list[int], ready: list[int], drawing: i
     turn = -1
     for when in times:
         turn = when if when > turn else turn + 1
-    return turn < drawing
+    return turn <= drawing  # (the last at `drawing`: in the final round)
 
 
 @lru_cache(maxsize=1 << 16)

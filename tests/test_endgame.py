@@ -12,7 +12,7 @@ from solver import endgame, race, search
 from solver.bounds import arrivals, crowded, excess, explain, upper_bound
 from solver.brute import best_score
 from solver.climb import best_line
-from solver.endgame import all_while_drawing, most_plays
+from solver.endgame import all_played, most_plays
 from solver.model import Deal, Position, Rules
 from solver.solve import solve
 from tests.helpers import late_positions, random_late_cards
@@ -134,14 +134,14 @@ def test_bound_is_sound_near_the_end_of_real_games(players: int, monkeypatch: py
     assert checked == 30
 
 
-def plain_all_while_drawing(cards: list[int], ready: list[int], drawing: int) -> bool:
-    """`all_while_drawing` by plain recursion: at each of the turns that draw, any card held by then
-    whose rank below is played (or is not among `cards`), or none (five ranks)."""
+def plain_all_played(cards: list[int], ready: list[int], turns: int) -> bool:
+    """Can all of `cards` be played in `turns` turns, by plain recursion: at each, any card held by
+    then whose rank below is played (or is not among `cards`), or none (five ranks)?"""
 
     def all_played(turn: int, played: frozenset[int]) -> bool:
         if len(played) == len(cards):
             return True
-        if turn == drawing:
+        if turn == turns:
             return False
         below = [i == 0 or card % 5 == 0 or cards[i - 1] != card - 1 or i - 1 in played for i, card in enumerate(cards)]
         fronts = [i for i in range(len(cards)) if i not in played and below[i] and ready[i] <= turn]
@@ -150,10 +150,11 @@ def plain_all_while_drawing(cards: list[int], ready: list[int], drawing: int) ->
     return all_played(0, frozenset())
 
 
-def test_all_while_drawing_agrees_with_plain_recursion() -> None:
+def test_all_played_agrees_with_plain_recursion() -> None:
     # Random relaxations: one to three suits of up to four late cards, up to eight turns that draw,
-    # each card held from the start or from a random turn (or never). The plain recursion tries every card or none at
-    # every turn that draws.
+    # each card held from the start or from a random turn (or never). The plain recursion tries every
+    # card or none at every turn that draws, and at one turn more (the last card is played in the
+    # final round).
     rng = random.Random(7)
     answers = [0, 0]
     for _ in range(3000):
@@ -162,18 +163,18 @@ def test_all_while_drawing_agrees_with_plain_recursion() -> None:
         drawing = rng.randint(0, 8)
         ready = [0 if rng.random() < 0.5 else rng.randint(1, drawing + 1) for _ in cards]
 
-        expected = plain_all_while_drawing(cards, ready, drawing)
-        assert all_while_drawing(5, cards, ready, drawing) == expected, (cards, ready, drawing)
+        expected = plain_all_played(cards, ready, drawing + 1)
+        assert all_played(5, cards, ready, drawing) == expected, (cards, ready, drawing)
         answers[expected] += 1
     assert min(answers) > 500, answers
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_the_bound_is_the_same_without_the_shortcut(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    # Wherever `all_while_drawing` says a relaxation of a position plays every late card in the turns
-    # that draw, `most_plays` (the relaxation searched in full) plays them all; and the seats bound
-    # is the same without the shortcut. Positions of mostly greedy games, 1-40 draws before the end.
-    shortcut, said = endgame.all_while_drawing, [0, 0]
+    # Wherever `all_played` says a relaxation of a position plays every late card, `most_plays` (the
+    # relaxation searched in full) plays them all; and the seats bound is the same without the
+    # shortcut. Positions of mostly greedy games, 1-40 draws before the end.
+    shortcut, said = endgame.all_played, [0, 0]
     relaxations: list[tuple[int, tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]] = []
 
     def checked(ranks: int, cards: list[int], ready: list[int], drawing: int) -> bool:
@@ -185,12 +186,12 @@ def test_the_bound_is_the_same_without_the_shortcut(players: int, monkeypatch: p
             relaxations.append((drawing, tail, tuple(cards), masks))
         return answer
 
-    monkeypatch.setattr(endgame, "all_while_drawing", checked)
+    monkeypatch.setattr(endgame, "all_played", checked)
     for deal, position in islice(late_positions(players, 40 + players, 40), 400):
         demand = arrivals(deal, position)
         with_shortcut = endgame.late_cards_lost(deal, position, demand)[0]
         with monkeypatch.context() as patch:
-            patch.setattr(endgame, "all_while_drawing", lambda *_: False)
+            patch.setattr(endgame, "all_played", lambda *_: False)
             assert endgame.late_cards_lost(deal, position, demand)[0] == with_shortcut, (deal.deck, position)
     for drawing, tail, cards, masks in relaxations:
         assert most_plays(players, 5, drawing, tail, -1, 0, cards, masks) == len(cards), (drawing, tail, cards, masks)
