@@ -130,11 +130,13 @@ def _plays(deal: Deal, position: Position, holders: dict[int, int], cards: list[
             break
     else:  # any seat may hold any of them: one a turn
         return min(len(cards), deal.size - start + players if final < 0 else final, most)
+    seats, ranks = _holders(position, holders), deal.rules.ranks
     if final < 0:  # (a card held, or drawn before `start`, from the first turn; else from the turn after its draw)
-        seats = _holders(position, holders)
         ready = [0 if card in seats or following[card] < start else following[card] - start + 1 for card in cards]
-        if all_played(deal.rules.ranks, cards, ready, deal.size - start):
+        if all_played(ranks, cards, ready, deal.size - start):
             return min(len(cards), most)
+    elif cards[0] // ranks == cards[-1] // ranks:
+        return min(final_round(players, player, final, [seats.get(card, 0) for card in cards]), most)
     masks, tail = whereabouts(deal, position, holders, cards, start)
     seat = player if final >= 0 else 0  # (the seat to play matters only in the final round)
     return most_plays(players, deal.rules.ranks, deal.size - start, tail, final, seat, tuple(cards), masks, most)
@@ -161,6 +163,18 @@ def all_played(ranks: int, cards: list[int], ready: list[int], drawing: int) -> 
     for when in times:
         turn = when if when > turn else turn + 1
     return turn <= drawing  # (the last at `drawing`: in the final round)
+
+
+def final_round(players: int, player: int, turns: int, masks: list[int]) -> int:
+    """The most of one suit's late cards (rank by rank, `masks[i]` the seats holding the i-th) that the
+    last `turns` turns of the game, from `player`'s, can play: each seat plays the next of them when it
+    holds it (as `most_plays` would: with one suit, a turn has nothing else to choose)."""
+    played, seat = 0, player
+    for _ in range(turns):
+        if played < len(masks) and masks[played] >> seat & 1:
+            played += 1
+        seat = (seat + 1) % players
+    return played
 
 
 @lru_cache(maxsize=1 << 16)

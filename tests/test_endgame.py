@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from itertools import islice
 
 import pytest
@@ -12,8 +13,9 @@ from solver import endgame, race, search
 from solver.bounds import arrivals, crowded, excess, explain, upper_bound
 from solver.brute import best_score
 from solver.climb import best_line
-from solver.endgame import all_played, most_plays
-from solver.model import Deal, Position, Rules
+from solver.endgame import all_played, final_round, most_plays
+from solver.greedy import greedy_move
+from solver.model import ONGOING, Deal, Position, Rules
 from solver.solve import solve
 from tests.helpers import late_positions, random_late_cards
 
@@ -169,33 +171,60 @@ def test_all_played_agrees_with_plain_recursion() -> None:
     assert min(answers) > 500, answers
 
 
+def test_final_round_agrees_with_most_plays() -> None:
+    # One suit's late cards in the last turns of the game (the deck empty), 2-5 players, random seats
+    # holding each: the walk round the table plays as many as the relaxation searched in full.
+    rng = random.Random(5)
+    answers = set()
+    for _ in range(2000):
+        players = rng.randint(2, 5)
+        cards = tuple(range(rng.randint(0, 4), 5))  # (a top segment of the first suit)
+        masks = tuple(rng.randrange(1 << players) for _ in cards)
+        turns, player = rng.randint(1, players), rng.randrange(players)
+        expected = most_plays(players, 5, 0, (), turns, player, cards, masks)
+        assert final_round(players, player, turns, list(masks)) == expected, (players, player, turns, masks)
+        answers.add(expected)
+    assert answers == {0, 1, 2, 3, 4, 5}
+
+
+def plain_plays(deal: Deal, position: Position, holders: dict[int, int], cards: list[int], threshold: int, most: int = 99) -> int:
+    """`endgame._plays` with no shortcut: `most_plays` asked for every relaxation."""
+    start = max(threshold, position[1]) if position[6] < 0 else deal.size
+    masks, tail = endgame.whereabouts(deal, position, holders, cards, start)
+    seat = position[0] if position[6] >= 0 else 0
+    return most_plays(deal.rules.players, 5, deal.size - start, tail, position[6], seat, tuple(cards), masks, most)
+
+
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_the_bound_is_the_same_without_the_shortcut(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    # Wherever `all_played` says a relaxation of a position plays every late card, `most_plays` (the
-    # relaxation searched in full) plays them all; and the seats bound is the same without the
-    # shortcut. Positions of mostly greedy games, 1-40 draws before the end.
-    shortcut, said = endgame.all_played, [0, 0]
-    relaxations: list[tuple[int, tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]] = []
+def test_the_seats_bound_is_the_same_without_the_shortcuts(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `late_cards_lost` where `most_plays` is asked for every relaxation, against the one with the
+    # shortcuts (`all_played`, `final_round`), at positions of mostly greedy games 1-40 draws before
+    # the end, or played on greedily into the final round; each shortcut answers often.
+    used = {"all_played": 0, "final_round": 0}
+    positions_seen: list[bool] = []  # (in the final round?)
+    for name in used:
+        shortcut = getattr(endgame, name)
 
-    def checked(ranks: int, cards: list[int], ready: list[int], drawing: int) -> bool:
-        answer = shortcut(ranks, cards, ready, drawing)
-        said[answer] += 1
-        if answer:
-            start = deal.size - drawing
-            masks, tail = endgame.whereabouts(deal, position, {}, cards, start)
-            relaxations.append((drawing, tail, tuple(cards), masks))
-        return answer
+        def counted(*args: object, shortcut: Callable[..., object] = shortcut, name: str = name) -> object:
+            answer = shortcut(*args)
+            used[name] += answer is True or (name == "final_round")
+            return answer
 
-    monkeypatch.setattr(endgame, "all_played", checked)
-    for deal, position in islice(late_positions(players, 40 + players, 40), 400):
+        monkeypatch.setattr(endgame, name, counted)
+    for deal, position in islice(late_positions(players, 40 + players, 40), 800):
+        for _ in range(200 if len(positions_seen) % 2 else 0):  # (half of them: played on into the final round)
+            if deal.status(position) != ONGOING or position[6] >= 0:
+                break
+            position = deal.play(position, greedy_move(deal, position, deal.moves(position), True))
+        if deal.status(position) != ONGOING:
+            continue
+        positions_seen.append(position[6] >= 0)
         demand = arrivals(deal, position)
-        with_shortcut = endgame.late_cards_lost(deal, position, demand)[0]
+        with_shortcuts = endgame.late_cards_lost(deal, position, demand)
         with monkeypatch.context() as patch:
-            patch.setattr(endgame, "all_played", lambda *_: False)
-            assert endgame.late_cards_lost(deal, position, demand)[0] == with_shortcut, (deal.deck, position)
-    for drawing, tail, cards, masks in relaxations:
-        assert most_plays(players, 5, drawing, tail, -1, 0, cards, masks) == len(cards), (drawing, tail, cards, masks)
-    assert said[True] >= 50 and said[False] >= 100, said  # (the shortcut answers both ways)
+            patch.setattr(endgame, "_plays", plain_plays)
+            assert endgame.late_cards_lost(deal, position, demand) == with_shortcuts, (deal.deck, position)
+    assert min(used.values()) >= 30 and sum(positions_seen) >= 100, used
 
 
 def test_three_players_lose_the_last_multicolour_card() -> None:
