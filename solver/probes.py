@@ -35,9 +35,11 @@ def probe(
     orders: Sequence[Ordering] = (),
     interrupt: Callable[[], bool] | None = None,
     between: Callable[[], None] | None = None,
+    walk: bool = False,
 ) -> list[Move] | None:
     """A line scoring at least `target` if a short search finds one (None proves nothing; nor does
-    an `interrupt`, which ends the probe at once; `between` is called after each move order's share).
+    an `interrupt`, which ends the probe at once; `between` is called after each move order's share;
+    `walk`: each order's search begins with `Search.walk`).
 
     A narrow win often hides behind an early choice that a depth-first search is slow to revisit:
     short restarts with other move orders (`orders`, by default `probe_orders`) find it, sharing the
@@ -49,7 +51,7 @@ def probe(
             search.ordering = ordering
             allow(search, budget // len(orders), node_limit)
             try:
-                return search.reach(root, target)
+                return search.walk(root, target) if walk else search.reach(root, target)
             except OutOfBudget:
                 if caller_budget_spent(search, node_limit, deadline):
                     raise

@@ -26,7 +26,7 @@ from random import Random
 from solver.bounds import upper_bound
 from solver.capacity import Options
 from solver.collector import paused
-from solver.model import ANNOUNCE, DISCARD, HINT, LOST, MISPLAY, OVER, PLAY, TRASH, WON, Deal, Move, Position
+from solver.model import ANNOUNCE, DISCARD, HINT, LOST, MISPLAY, ONGOING, OVER, PLAY, TRASH, WON, Deal, Move, Position
 
 
 class OutOfBudget(Exception):
@@ -78,6 +78,51 @@ class Search:
                 return self._reach(position, target)
         finally:
             sys.setrecursionlimit(limit)
+
+    def walk(self, position: Position, target: int, every: int = 8) -> list[Move] | None:
+        """`reach`, with the bound spared along a straight line: the first move of the order (as `reach`
+        would take it) is followed from `position`, the bound asked only at every `every`-th position.
+        Where the line falls short, `reach` goes on from the last position where the bound held, and
+        if that fails too, from `position`. The line's positions are not counted in `nodes` (a game
+        is at most a few hundred moves, and they cost no bound), so a budget buys as much search.
+
+        Where `reach` wins in the usual order, most of its time goes to the bound at each position of
+        that line: on 22 such deals of 5p Avalanche (`reach` wins in 49-185 positions), 28.7 -> 18.8 ms
+        in all with `every` 8 (4: 21.2 ms, 16: 20.7 ms)."""
+        self._check_budget()  # a budget already spent by an earlier question
+        deal = self.deal
+        line: list[Move] = []
+        checkpoint, kept = position, 0  # the last position where the bound held, and the moves to it
+        at = position
+        while True:
+            status = deal.status(at)
+            if status != ONGOING:
+                if status == WON or (status == OVER and deal.score(at) >= target):
+                    return line
+                break
+            if len(line) % every == 0:
+                if self.failed.get(at, target + 1) <= target or self._bound(at, target) < target:
+                    break
+                checkpoint, kept = at, len(line)
+            move = self._first(at, target)
+            if move is None:
+                break
+            line.append(move)
+            at = deal.play(at, move)
+        found = self.reach(checkpoint, target)
+        if found is not None:
+            return line[:kept] + found
+        return None if checkpoint is position else self.reach(position, target)
+
+    def _first(self, position: Position, target: int) -> Move | None:
+        """The move `_reach` tries first at `position` (None: it tries none)."""
+        deal = self.deal
+        tight = sum(position[3]) == target
+        for move in self.order(position):
+            if tight and move[0] in _LETTING_GO and move[1] != TRASH and deal.available(position, move[1]) == 1:
+                continue
+            return move
+        return None
 
     def _reach(self, position: Position, target: int) -> list[Move] | None:
         self.nodes += 1

@@ -6,7 +6,6 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from itertools import pairwise
-from typing import Any
 
 import pytest
 
@@ -121,6 +120,50 @@ def test_every_move_order_decides_the_same(seed: int = 7) -> None:
                 line = search.reach(model.start(), target)
                 assert (line is not None) == (target <= truth), (ordering, model.rules, model.deck, target)
                 assert line is None or replay_model(model, line) >= target
+
+
+def test_the_walk_decides_as_the_search_does() -> None:
+    # `Search.walk` follows the first move of the order, asking the bound only at every `every`-th
+    # position, and hands over to the search where its line falls short: on 300 reduced deals it
+    # decides as the brute force does whether the best score, and one point more, can be reached
+    # (Crowning Piece: the win), and its line scores at least the target. Some walks win straight
+    # (no position of the search counted), some only once the search took over.
+    straight = searched = 0
+    for model in small_deals(5, 300):
+        truth = best_score(model)
+        maximum = model.rules.max_score
+        targets = [maximum] if model.rules.ending is Ending.CROWNING else [max(truth, 1), truth + 1]
+        for every in (1, 3, 8):
+            for target in targets:
+                search = Search(model)
+                line = search.walk(model.start(), target, every)
+                assert (line is not None) == (target <= truth), (every, model.rules, model.deck, target)
+                assert line is None or replay_model(model, line) >= target
+                if line is not None:
+                    straight += search.nodes == 0
+                    searched += search.nodes > 0
+    assert straight > 100 and searched > 50, (straight, searched)
+
+
+def test_the_walk_asks_the_bound_at_every_eighth_position_of_a_straight_win() -> None:
+    # 5 players, Avalanche, per seat, seed 414: the usual order wins 30 at once (`reach` takes its
+    # first move at each of 51 positions). The walk finds that line, asking the bound at 7 of them
+    # (the 0th, 8th, ... 48th), and counts no position of the search.
+    settings = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.PER_SEAT)
+    model = Deal.of(settings, Variant.AVALANCHE.shuffled_deck(414))
+    plain = Search(model)
+    expected = plain.reach(model.start(), 30)
+    assert expected is not None and plain.nodes == len(expected) + 1 == 52
+    search, asked = Search(model), []
+    bound = search._bound
+
+    def counted(position: Position, target: int) -> int:
+        asked.append(position)
+        return bound(position, target)
+
+    search._bound = counted  # type: ignore[method-assign]
+    assert search.walk(model.start(), 30) == expected
+    assert (len(asked), search.nodes) == (7, 0)
 
 
 def test_the_search_keeps_every_last_copy_when_every_card_is_needed(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -348,10 +391,11 @@ def test_the_dive_is_the_usual_orders_share_of_the_probe_at_the_bound(monkeypatc
     # 5 players, Avalanche, standard rules, seed 603 dealt per seat: the greedy lines score 28-29 and
     # every bound is 30; the dive does not reach 30, the probe at 30 does, in another order. The probe
     # then skips the usual order, which has had its share in the dive: each move order of the probes
-    # searches once, and their budgets add up to `PROBE_TOP`, as without the dive.
+    # searches once, and their budgets add up to `PROBE_TOP`, as without the dive. Only the dive
+    # begins with a walk (`Search.walk`).
     settings = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.PER_SEAT)
     model = Deal.of(settings, Variant.AVALANCHE.shuffled_deck(603))
-    asked: list[tuple[int, int, list[Ordering]]] = []
+    asked: list[tuple[int, int, list[Ordering], bool]] = []
     real = probes.probe
 
     def probe(
@@ -363,17 +407,20 @@ def test_the_dive_is_the_usual_orders_share_of_the_probe_at_the_bound(monkeypatc
         deadline: float | None,
         node_limit: int | None,
         orders: Sequence[Ordering] = (),
-        *rest: Callable[[], Any] | None,
+        interrupt: Callable[[], bool] | None = None,
+        between: Callable[[], None] | None = None,
+        walk: bool = False,
     ) -> list[Move] | None:
-        asked.append((target, budget, list(orders) or probe_orders()))
-        return real(model, search, root, target, budget, deadline, node_limit, orders, *rest)
+        asked.append((target, budget, list(orders) or probe_orders(), walk))
+        return real(model, search, root, target, budget, deadline, node_limit, orders, interrupt, between, walk)
 
     monkeypatch.setattr(climbing, "probe", probe)
     outcome = best_line(model)
     assert (outcome.verdict, outcome.score) == ("win", 30) and outcome.nodes > climbing.DIVE
-    (dive, dive_budget, dive_orders), (top, budget, orders) = asked
-    assert (dive, dive_budget, dive_orders) == (30, climbing.DIVE, [USUAL])
-    assert (top, budget, len(orders)) == (30, climbing.PROBE_TOP - climbing.DIVE, PROBE_ORDERS - 1) and USUAL not in orders
+    (dive, dive_budget, dive_orders, dive_walks), (top, budget, orders, walks) = asked
+    assert (dive, dive_budget, dive_orders, dive_walks) == (30, climbing.DIVE, [USUAL], True)
+    assert (top, budget, len(orders), walks) == (30, climbing.PROBE_TOP - climbing.DIVE, PROBE_ORDERS - 1, False)
+    assert USUAL not in orders
 
 
 def test_deck_lost_in_standard_but_won_under_crowning() -> None:
