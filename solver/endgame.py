@@ -139,7 +139,7 @@ def _plays(deal: Deal, position: Position, holders: dict[int, int], cards: list[
         return min(final_round(players, player, final, [seats.get(card, 0) for card in cards]), most)
     masks, tail = whereabouts(deal, position, holders, cards, start)
     seat = player if final >= 0 else 0  # (the seat to play matters only in the final round)
-    return most_plays(players, deal.rules.ranks, deal.size - start, tail, final, seat, tuple(cards), masks, most)
+    return most_plays(players, ranks, deal.size - start, tail, final, seat, tuple(cards), masks, most)
 
 
 def all_played(ranks: int, cards: list[int], ready: list[int], drawing: int) -> bool:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from random import Random
 
@@ -104,7 +104,7 @@ class Search:
                 if self.failed.get(at, target + 1) <= target or self._bound(at, target) < target:
                     break
                 checkpoint, kept = at, len(line)
-            move = self._first(at, target)
+            move = next(self._tried(at, target), None)  # (the move `_reach` tries first)
             if move is None:
                 break
             line.append(move)
@@ -113,16 +113,6 @@ class Search:
         if found is not None:
             return line[:kept] + found
         return None if checkpoint is position else self.reach(position, target)
-
-    def _first(self, position: Position, target: int) -> Move | None:
-        """The move `_reach` tries first at `position` (None: it tries none)."""
-        deal = self.deal
-        tight = sum(position[3]) == target
-        for move in self.order(position):
-            if tight and move[0] in _LETTING_GO and move[1] != TRASH and deal.available(position, move[1]) == 1:
-                continue
-            return move
-        return None
 
     def _reach(self, position: Position, target: int) -> list[Move] | None:
         self.nodes += 1
@@ -141,17 +131,22 @@ class Search:
         if self._bound(position, target) < target:
             self.failed[position] = target
             return None
-        # Where every card still needed must be played, letting go of a last copy falls short at once.
-        tight = sum(position[3]) == target
-        for move in self.order(position):
-            if tight and move[0] in _LETTING_GO and move[1] != TRASH and deal.available(position, move[1]) == 1:
-                continue
+        for move in self._tried(position, target):
             line = self._reach(deal.play(position, move), target)
             if line is not None:
                 line.insert(0, move)
                 return line
         self.failed[position] = target
         return None
+
+    def _tried(self, position: Position, target: int) -> Iterator[Move]:
+        """The moves `_reach` tries at `position`, in `order`: where every card still needed must be
+        played, letting go of a last copy falls short at once, and is not tried."""
+        deal = self.deal
+        tight = sum(position[3]) == target
+        for move in self.order(position):
+            if not (tight and move[0] in _LETTING_GO and move[1] != TRASH and deal.available(position, move[1]) == 1):
+                yield move
 
     def _bound(self, position: Position, target: int) -> int:
         """`upper_bound`, remembered: it does not depend on clue tokens or strikes, nor before the final
