@@ -106,7 +106,7 @@ def best_line(
             bound = Bound(max(ceiling, 0), f"an earlier position of the game could not score more than {ceiling}")
         return bound
 
-    best, best_line_found = greedy_start(model, root, lambda: first_bound().score)
+    best, best_line_found = greedy_start(model, root, lambda: first_bound().score, perfect)
     if best == maximum:  # (most deals: won by a greedy line, before any bound is needed)
         if report is not None:
             report(best, best)

@@ -85,10 +85,13 @@ def greedy_line(deal: Deal, position: Position, prefer_low: bool = True, patient
 GREEDY = ((True, False), (False, False), (True, True))  # (prefer_low, patient): see `greedy_start`
 
 
-def greedy_start(deal: Deal, root: Position, bound: Callable[[], int]) -> tuple[int, list[Move]]:
+def greedy_start(deal: Deal, root: Position, bound: Callable[[], int], perfect: bool = False) -> tuple[int, list[Move]]:
     """The best score of the `GREEDY` lines from `root` and its line, trying them in turn until one
     reaches the bound. `bound()` is asked only once a line falls short of the maximum (a line that
-    wins has reached any bound; the bound's own cost is then spared).
+    wins has reached any bound; the bound's own cost is then spared). `perfect`: only whether the
+    maximum is reachable is asked, so a bound below it ends the lines at once (the question is
+    answered; the lines left could only raise the best score below it: 5p Avalanche pace losses,
+    answered with no search, take 23% less).
 
     The patient line (`greedy_move`) wins a tenth to a sixth of the 4p/5p Avalanche deals that the
     usual two lose, with no search at all, so that more than half the deals end here (5p Avalanche
@@ -105,6 +108,6 @@ def greedy_start(deal: Deal, root: Position, bound: Callable[[], int]) -> tuple[
         target = bound()
         if score > best and (not patient or score == target):
             best, chosen = score, line
-        if best == target:
+        if best == target or (perfect and target < maximum):
             break
     return best, chosen

@@ -346,6 +346,32 @@ def test_a_patient_greedy_line_below_the_bound_is_not_the_start() -> None:
     assert greedy_start(model, root, lambda: 26) == (26, lines[2][0])  # (were the bound 26)
 
 
+def test_asked_only_for_a_perfect_score_the_greedy_lines_end_once_the_bound_is_below_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 5 players, Avalanche, standard rules, seed 413 dealt per seat: the greedy lines score 27, 28
+    # and 28, and the pace bound is 28 (m3 comes too late). Asked for the best score, the second
+    # line reaches the bound: a loss at 28 with no search. Asked only whether 30 is reachable, the
+    # bound after the first line answers it (no), and the other lines are not played: "unknown" at
+    # 27, with 28 as the proven upper bound.
+    settings = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.PER_SEAT)
+    model = Deal.of(settings, Variant.AVALANCHE.shuffled_deck(413))
+    root = model.start()
+    lines = [greedy_line(model, root, low, patient) for low, patient in greedy.GREEDY]
+    assert [model.score(end) for _, end in lines] == [27, 28, 28]
+    played: list[bool] = []
+
+    def counted(deal: Deal, position: Position, prefer_low: bool = True, patient: bool = False) -> tuple[list[Move], Position]:
+        played.append(patient)
+        return greedy_line(deal, position, prefer_low, patient)
+
+    monkeypatch.setattr(greedy, "greedy_line", counted)
+    assert greedy_start(model, root, lambda: 28) == (28, lines[1][0]) and len(played) == 2
+    assert greedy_start(model, root, lambda: 28, perfect=True) == (27, lines[0][0]) and len(played) == 3
+    assert greedy_start(model, root, lambda: 30, perfect=True) == (28, lines[1][0])  # (below the maximum only)
+    best, perfect = best_line(model), best_line(model, perfect=True)
+    assert (best.verdict, best.score, best.upper, best.nodes) == ("loss", 28, 28, 0)
+    assert (perfect.verdict, perfect.score, perfect.upper, perfect.nodes) == ("unknown", 27, 28, 0)
+
+
 def test_a_deal_won_by_the_first_greedy_line_needs_no_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     # 3 players, base, seed 0: the first greedy line scores 25, so the solve answers (a win, as the
     # engine's replay confirms) without the bound, whose cost (about a tenth of such a solve) is spared.
