@@ -119,7 +119,7 @@ def best_line(
     if best < bound.score and not (perfect and bound.score < maximum):
         dived, found = bound.score, _dive(model, search, root, bound.score, deadline, node_limit)
         if found is not None:
-            best, best_line_found = _final_score(model, root, found), found
+            best, best_line_found = bound.score, found  # (a line reaching the bound scores it: no more is possible)
     for finer in (copies_bound, clues_bound):
         if best < bound.score and not (perfect and bound.score < maximum):
             bound = finer(model, root, bound)
@@ -152,7 +152,7 @@ def best_line(
                 budget -= DIVE
             probed = probe(model, search, root, target, budget, deadline, node_limit, orders, glances.done, glance_if_due)
             if probed is not None:
-                best, best_line_found = _final_score(model, root, probed), probed
+                best, best_line_found = target if target == bound.score else _final_score(model, root, probed), probed
                 break
         upper = top
         if best < top:  # (the climb reports at each turn, the first just after the probes)
