@@ -455,37 +455,40 @@ class Table(_Position):
 
     def _take(self, event: Play | Discard) -> Card:
         """Check that the card played or discarded is known and is the slot's, then take it from the hand."""
-        hand = self.hands[event.seat]
-        if not 1 <= event.slot <= len(hand):
-            raise self._refuse(event, f"{self.name(event.seat)} has no slot {event.slot} (hand of {len(hand)})")
-        item = hand[event.slot - 1]
-        card = item.card if item.card is not None else event.card
+        seat, slot, said = event.seat, event.slot, event.card
+        hand = self.hands[seat]
+        if not 1 <= slot <= len(hand):
+            raise self._refuse(event, f"{self.name(seat)} has no slot {slot} (hand of {len(hand)})")
+        known = hand[slot - 1].card
+        card = known if known is not None else said
         if card is None:
             raise MissingInformationError(
                 f"{event.notation(self.seats)} at {self.where()}: the card is not known to the recorder; "
                 "say which card was revealed, e.g. '(r2)'"
             )
-        if item.card is not None and event.card is not None and event.card is not item.card and event.card != item.card:
-            raise ContradictionError(f"{event.notation(self.seats)} at {self.where()}: slot {event.slot} holds {item.card}")
-        if item.card is None:
+        if known is None:
             self._check_copies(event, card)
-        self.hands[event.seat] = hand[: event.slot - 1] + hand[event.slot :]
+        elif said is not None and said is not known and said != known:
+            raise ContradictionError(f"{event.notation(self.seats)} at {self.where()}: slot {slot} holds {known}")
+        self.hands[seat] = hand[: slot - 1] + hand[slot:]
         return card
 
     def _play(self, event: Play) -> None:
-        if event.announce is not None and not self.settings.choreography:
+        announce = event.announce
+        if announce is not None and not self.settings.choreography:
             raise self._refuse(event, "announcing a colour needs the Timed Choreography option")
-        if event.announce is not None and event.announce not in self.settings.variant.suits:
-            raise self._refuse(event, f"there is no {event.announce.word} suit in this game")
+        if announce is not None and announce not in self.settings.variant.suits:
+            raise self._refuse(event, f"there is no {announce.word} suit in this game")
         card = self._take(event)
-        if (event.announce is None or event.announce is card.suit) and self.playable(card):
-            self.fireworks[self.settings.variant.suits.index(card.suit)] = card.rank
+        suit = self.settings.variant.suits.index(card.suit)
+        if (announce is None or announce is card.suit) and self.fireworks[suit] == card.rank - 1:  # (`playable`)
+            self.fireworks[suit] = card.rank
             if card.rank == 5:
                 self.clues = min(MAX_CLUES, self.clues + 1)
-            if event.announce is not None:
+                if sum(self.fireworks) == self.settings.variant.max_score:  # (only a 5 can complete the fireworks)
+                    self.end = End.COMPLETE
+            if announce is not None:
                 self.clues = min(MAX_CLUES, self.clues + 1)
-            if sum(self.fireworks) == self.settings.variant.max_score:
-                self.end = End.COMPLETE
             return
         self.strikes += 1
         self.end = End.STRIKES if self.strikes >= MAX_STRIKES else self._lost(card)
@@ -511,19 +514,20 @@ class Table(_Position):
         if self.end is not None:  # the action ended the game
             self.must_draw = None
             return
-        draws = lets_go and self.drawn < self.settings.variant.deck_size
+        settings = self.settings
+        draws = lets_go and self.drawn < settings.variant.deck_size
         if self.final_turns is not None:
             self.final_turns -= 1
             if self.final_turns == 0:
                 self.end = End.FINAL_ROUND
-        self.current = (seat + 1) % self.settings.players
+        self.current = (seat + 1) % settings.players
         if self.end is not None or not draws:
             self.must_draw = None
         elif card is not None:  # a play or a discard, while the deck lasts
             self._drawing(seat, card)
         else:
             self.must_draw = seat
-        if self.settings.ending is not Ending.STANDARD:
+        if settings.ending is not Ending.STANDARD:
             self._settle()
 
     def _settle(self) -> None:
