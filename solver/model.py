@@ -279,25 +279,28 @@ class Deal:
                 final = players
         cards.sort()
         hands = hands[:player] + (tuple(cards),) + hands[player + 1 :]
-        if dead_end > dead and self._holds(hands, dead, dead_end):  # (most often no hand holds any)
+        if dead_end > dead:
+            hands = self._bury(hands, dead, dead_end)
+        return (following, drawn, fireworks, caps, clues, strikes, final, hands)
+
+    @staticmethod
+    def _bury(hands: Hands, dead: int, dead_end: int) -> Hands:
+        """`hands` with each card of an id from `dead` to `dead_end` - 1 made TRASH (most often no hand
+        holds any: `hands` itself). Only the hands that hold one are rebuilt."""
+        changed: list[tuple[int, ...]] | None = None
+        if dead_end == dead + 1:  # (a play: the other copies of the card played)
+            for seat, hand in enumerate(hands):
+                if dead in hand:
+                    changed = changed or list(hands)
+                    changed[seat] = (TRASH,) * hand.count(dead) + tuple([other for other in hand if other != dead])
+        elif not frozenset(range(dead, dead_end)).isdisjoint(sum(hands, ())):
             dying = range(dead, dead_end)
             changed = list(hands)
             for seat, hand in enumerate(hands):
                 kept = tuple([other for other in hand if other not in dying])
                 if len(kept) < len(hand):
                     changed[seat] = (TRASH,) * (len(hand) - len(kept)) + kept  # (TRASH sorts first)
-            hands = tuple(changed)
-        return (following, drawn, fireworks, caps, clues, strikes, final, hands)
-
-    @staticmethod
-    def _holds(hands: Hands, dead: int, dead_end: int) -> bool:
-        """Whether a hand holds a card with an id from `dead` to `dead_end` - 1."""
-        if dead_end == dead + 1:  # (a play: the other copies of the card played)
-            for hand in hands:  # noqa: SIM110 (a loop: twice as fast as `any` over a generator)
-                if dead in hand:
-                    return True
-            return False
-        return not frozenset(range(dead, dead_end)).isdisjoint(sum(hands, ()))
+        return hands if changed is None else tuple(changed)
 
     def trash(self, card: int, fireworks: tuple[int, ...], caps: tuple[int, ...]) -> bool:
         """True when `card` can never be played: its firework is past it, or a lower card of its suit is lost."""
