@@ -145,6 +145,27 @@ def test_the_walk_decides_as_the_search_does() -> None:
     assert straight > 100 and searched > 50, (straight, searched)
 
 
+def test_the_move_found_at_once_is_the_first_the_usual_order_tries() -> None:
+    # The walk takes `quick_move`'s choice (lowest rank first) where it answers, for the first move
+    # the search tries in the usual order, without ordering every move: on random positions of every
+    # option (announced plays, Crowning Piece's tight targets included) they agree, for every target.
+    rng = random.Random(17)
+    quick = 0
+    for game in range(200):
+        settings = random_settings(rng)
+        model = Deal.of(settings, settings.variant.shuffled_deck(game))
+        search = Search(model)
+        position = model.start()
+        while model.status(position) == "ongoing" and (moves := model.moves(position)):
+            found = quick_move(model, position, True)
+            if found is not None:
+                quick += 1
+                for target in (sum(position[3]), sum(position[3]) - 1, sum(position[2]) + 1):
+                    assert next(search._tried(position, target)) == found, (settings, position, target)
+            position = model.play(position, rng.choice(moves))
+    assert quick > 5_000, quick
+
+
 def test_the_walk_asks_the_bound_at_every_eighth_position_of_a_straight_win() -> None:
     # 5 players, Avalanche, per seat, seed 414: the usual order wins 30 at once (`reach` takes its
     # first move at each of 51 positions). The walk finds that line, asking the bound at 7 of them
