@@ -26,7 +26,7 @@ from deducer.rules import End
 from deducer.settings import Ending, Settings
 from solver.climb import best_line
 from solver.errors import SolverError
-from solver.model import Deal, Position, card_id
+from solver.model import Deal, Position, card_id, card_ids
 from solver.replay import to_actions
 
 __all__ = ["Solution", "SolverError", "action_json", "position_of", "solve", "solve_from"]
@@ -100,7 +100,7 @@ def solve(
     (standard rules): decide only whether a perfect score is reachable (`Solution.perfect`), not the
     best score below it (see `solver.climb.best_line`): most deals that cannot be won are then answered at once."""
     _check_deck(settings, deck)
-    state = deal(GameState.new(settings), deck, checked=True)
+    state = deal(_opening(settings), deck, checked=True)
     return _solve_position(state, deck, time_limit, node_limit, stop=stop, report=report, opening=True, perfect=perfect)
 
 
@@ -178,6 +178,11 @@ _ENDED = {
 
 
 def _check_deck(settings: Settings, deck: Sequence[Card]) -> None:
+    try:  # (the ids of the cards, sorted, against the full deck's: a third of the time of counting the cards)
+        if sorted(card_ids(deck, settings.variant)) == _full_ids(settings.variant):
+            return
+    except (KeyError, AttributeError):  # (a suit not in the variant, or not a card: said below)
+        pass
     given, full = Counter(deck), _full_deck(settings.variant)
     if not dict.__eq__(given, full):  # neither counts a zero, so the dicts' own (C) equality is the Counters
         extra, missing = given - full, full - given
@@ -196,6 +201,18 @@ def _check_deck(settings: Settings, deck: Sequence[Card]) -> None:
 def _full_deck(variant: Variant) -> Counter[Card]:
     """The copies of each card in `variant`'s deck (read only)."""
     return Counter(variant.full_deck())
+
+
+@cache
+def _full_ids(variant: Variant) -> list[int]:
+    """The ids of `variant`'s deck, sorted (read only)."""
+    return sorted(card_ids(variant.full_deck(), variant))
+
+
+@cache
+def _opening(settings: Settings) -> GameState:
+    """The empty table before the deal (a frozen state: one made for each settings)."""
+    return GameState.new(settings)
 
 
 def position_of(model: Deal, state: GameState) -> Position:

@@ -537,6 +537,18 @@ def test_every_win_line_replays_as_a_win() -> None:
 def test_solver_refuses_an_incomplete_deck() -> None:
     with pytest.raises(SolverError, match="whole base deck"):
         solve(Settings(), Variant.BASE.full_deck()[:-1])
+    # The deck's cards are checked as ids (`card_ids`, sorted): each way a deck can be wrong is refused,
+    # saying how, and a full deck in any order is not.
+    deck = Variant.BASE.shuffled_deck(4)
+    swapped = [Card.parse("r1") if card == Card.parse("g5") else card for card in deck]
+    with pytest.raises(SolverError, match=r"\(50 cards given, too many r1, 1 missing\)"):
+        solve(Settings(), swapped)
+    multicolour = [Card.parse("m1") if card == Card.parse("g5") else card for card in deck]
+    with pytest.raises(SolverError, match=r"\(50 cards given, too many m1, 1 missing\)"):
+        solve(Settings(), multicolour)
+    with pytest.raises(SolverError, match=r"\(51 cards given, too many w1\)"):
+        solve(Settings(), [*deck, Card.parse("w1")])
+    assert solve(Settings(), deck).max_score == 25
 
 
 def test_budget_gives_unknown() -> None:
