@@ -95,6 +95,7 @@ def _before(variant: Variant) -> dict[Suit, int]:
 
 @cache
 def _rules(settings: Settings) -> Rules:
+    """`Rules.of(settings)`, made once per settings (a frozen value)."""
     return Rules.of(settings)
 
 

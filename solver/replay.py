@@ -22,7 +22,7 @@ def to_actions(
     through the engine from `state` (default: the opening deal), which refuses any illegal one; also
     the engine's final state. `checked`: `deck` is known to be the variant's full deck (see `deducer.dealer.advance`)."""
     table = Table(deal(GameState.new(settings), deck, checked) if state is None else state)  # the line, played in place
-    suits, size = settings.variant.suits, len(deck)
+    suits = settings.variant.suits
     actions: list[Action] = []
     for move in line:
         kind, card = move
@@ -49,10 +49,7 @@ def to_actions(
             else:
                 action = _play(seat, slot, real)
         actions.append(action)
-        if checked:  # (`play_on`, one call less: a checked deck never leaves a draw due)
-            table.act_checked(action, deck[table.drawn] if table.drawn < size else None)
-        else:
-            play_on(table, action, deck)
+        play_on(table, action, deck, checked)
     return actions, table.state()
 
 
