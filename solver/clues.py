@@ -36,7 +36,7 @@ quicker search).
 
 from __future__ import annotations
 
-from solver.endgame import STEP, STEP_MASK, late_groups, whereabouts
+from solver.endgame import STEP, STEP_MASK, late_groups, one_a_turn, whereabouts
 from solver.model import Deal, Position
 
 SLACK = 3  # run where the late cards number at least the acts left less this (from the act drawing `j`)
@@ -180,8 +180,14 @@ def most_plays(
     for i, mask in enumerate(masks):
         held |= mask << i * players
     left = final if drawing == 0 else -1
+    top = min(most, len(cards), drawing + players if drawing else final)
+    bound = one_a_turn(players, ranks, drawing, tail, final, cards, masks)  # (the seats forgotten, and the tokens)
+    if bound < top:
+        if not exact:
+            return top - 1
+        top = bound
     try:
-        for need in range(min(most, len(cards), drawing + players if drawing else final), 0, -1):
+        for need in range(top, 0, -1):
             for seat in seats:
                 if reach(0, left, seat, tokens, 0, held, len(cards), need):
                     return need

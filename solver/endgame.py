@@ -31,7 +31,7 @@ from solver.model import Deal, Position
 SLACK = 0  # the joint relaxation runs where the late cards number at least the turns left, less this
 MOST_CARDS = 12  # and where they are this few
 JOINT_PLAYERS = 3  # and with this many players at most
-MOST_STATES = 20_000  # a relaxation bigger than this is left to pace
+MOST_STATES = 20_000  # a relaxation bigger than this is left to `one_a_turn` (pace, and the turns cards arrive)
 STEP, STEP_MASK = 4, 15  # bits per suit in `most_plays`' state (a suit's needed cards: 6 at most)
 
 
@@ -194,7 +194,8 @@ def most_plays(
     `masks[i]`: the seats holding a copy of `cards[i]` now. `drawing` turns still draw, each by a
     seat of free choice, and `tail` says which of them draw which of `cards` (turn, card); then the
     final round, `players` turns from the seat after the last drawer (if the deck is already empty:
-    `final` turns from `player`). Too big a relaxation answers what pace alone allows.
+    `final` turns from `player`). The search starts from `one_a_turn`'s bound, and too big a
+    relaxation answers that bound.
 
     A state is two integers: `played`, `STEP` bits per suit (its cards played), and `held`, `players`
     bits per card (the seats that may hold it; cleared when it is played)."""
@@ -284,13 +285,54 @@ def most_plays(
     held = 0
     for i, mask in enumerate(masks):
         held |= mask << i * players
+    top = min(one_a_turn(players, ranks, drawing, tail, final, cards, masks), most)
     try:
-        for need in range(min(turns, count, most), 0, -1):
+        for need in range(top, 0, -1):
             if reach(0, 0, held, (player - 1) % players if drawing == 0 else -1, count, need):
                 return need
         return 0
     except _TooBig:
-        return min(turns, count, most)
+        return top
+
+
+def one_a_turn(
+    players: int,
+    ranks: int,
+    drawing: int,
+    tail: tuple[tuple[int, int], ...],
+    final: int,
+    cards: tuple[int, ...],
+    masks: tuple[int, ...],
+) -> int:
+    """A bound on `most_plays` (its arguments, the seat to play aside) that forgets who holds what:
+    one card a turn, each no sooner than a seat may hold it (now, or the turn after a draw of it) and
+    than the turn after the card below it in its suit is played. One seat is kept: the card of the
+    last draw is its drawer's, who takes the very last turn, so it is played then or never.
+
+    The search asks each number of plays from this bound down until one is reached, and each number
+    above the answer costs a search of its own. At the opening deal of 5p Avalanche, where a suit's
+    lowest needed card is the deck's last card, pace let the search begin at every card of the suit,
+    of which one can be played: `late_cards_lost` took 80-170 us there, 30-80 us with this bound."""
+    turns = drawing + (players if final < 0 else final)
+    drawn: dict[int, int] = {}  # card: the first turn that draws it
+    for turn, card in tail:
+        drawn[card] = min(turn, drawn.get(card, turn))
+    times = []
+    previous = when = -1
+    for card, mask in zip(cards, masks):
+        first = drawn.get(card)
+        ready = 0 if mask else turns if first is None else first + 1 if first < drawing - 1 else turns - 1
+        when = max(ready, when + 1) if previous >= 0 and card // ranks == previous // ranks else ready
+        times.append(when)
+        previous = card
+    times.sort()
+    played, turn = 0, -1
+    for when in times:
+        turn = max(when, turn + 1)
+        if turn >= turns:
+            break
+        played += 1
+    return played
 
 
 class _TooBig(Exception):

@@ -13,13 +13,13 @@ from solver import endgame, race, search
 from solver.bounds import arrivals, crowded, excess, explain, upper_bound
 from solver.brute import best_score
 from solver.climb import best_line
-from solver.endgame import all_played, final_round, most_plays
+from solver.endgame import all_played, final_round, most_plays, one_a_turn
 from solver.greedy import greedy_move
 from solver.model import ONGOING, Deal, Position, Rules
 from solver.solve import solve
 from tests.helpers import late_positions, random_late_cards
 
-M2, M3, M4, M5 = 26, 27, 28, 29  # multicolour cards of the avalanche deck
+M1, M2, M3, M4, M5 = 25, 26, 27, 28, 29  # multicolour cards of the avalanche deck
 
 
 def test_most_plays_by_hand() -> None:
@@ -97,6 +97,32 @@ def test_most_plays_agrees_with_plain_recursion_on_small_relaxations() -> None:
             assert most_plays(players, 5, drawing, tail, final, player, cards, masks, most) == min(expected, most)
         checked += expected > 0
     assert checked > 1000
+
+
+def test_one_a_turn_bounds_most_plays() -> None:
+    # Five players, m1-m5 needed, m1 the last card of the deck (the one turn that still draws draws
+    # it), m2 seat 1's, m3 and m4 anybody's, m5 seat 0's. Six turns are left, but m1 is its drawer's,
+    # who takes the very last turn: one play, where the search began at five.
+    cards = (M1, M2, M3, M4, M5)
+    masks = (0, 2, 31, 31, 1)
+    assert one_a_turn(5, 5, 1, ((0, M1),), -1, cards, masks) == 1 == most_plays(5, 5, 1, ((0, M1),), -1, 0, cards, masks)
+    # Drawn by the first of three turns that draw, m1 is played at the second, m2-m4 at the next three,
+    # m5 at none of the seven turns (it is nobody's); with m4 not held, and no copy drawn, only m1-m3.
+    assert one_a_turn(5, 5, 3, ((0, M1),), -1, cards, (0, 2, 31, 31, 0)) == 4
+    assert one_a_turn(5, 5, 3, ((0, M1),), -1, cards, (0, 2, 31, 0, 31)) == 3
+    # In the final round (deck empty, three turns from the seat to play), three of the cards held.
+    assert one_a_turn(5, 5, 0, (), 3, (M3, M4, M5), (1, 2, 4)) == 3
+    # Never below the plain recursion on small random relaxations, and as low as it on most.
+    rng = random.Random(13)
+    tight = 0
+    for _ in range(1500):
+        players = rng.choice((2, 3))
+        late, seats, drawing, final, tail = random_late_cards(rng, players)
+        expected = plain_most_plays(players, drawing, tail, final, rng.randrange(players), late, seats)
+        bound = one_a_turn(players, 5, drawing, tail, final, late, seats)
+        assert bound >= expected, (players, drawing, tail, final, late, seats)
+        tight += bound == expected
+    assert tight > 1000, tight
 
 
 def old_bound(deal: Deal, position: Position, *_: object) -> int:
