@@ -2,20 +2,27 @@
 
     python benchmarks/bench_reference.py --reference path/to/ref.py:decide [--count 65] [--first 0]
                                          [--only 5p-avalanche] [--deal per-seat] [--time-limit 60]
-                                         [--question perfect|best]
+                                         [--question perfect|best] [--repeat 1]
 
 The reference is any function `decide(deck, players, time_limit, per_seat) -> bool | None` in a
 file of your own (for instance a SAT encoding solved by Glucose; `ladder_reference.py:decide`, bundled,
 is Glucose alone on the solver's clauses with the clue tokens as a ladder): `deck` is a list of
 (suit index, rank) pairs, top card first, the multicolour suit last; it answers whether the
-standard rules allow a perfect score (None: undecided in `time_limit` seconds). Both run on the
-same seeded decks in one process: our solver on every deck of a set, then the reference on every
-deck. Taking turns deal by deal, each of the reference's solves left our next one with cold caches:
-with a reference that only writes 64 MB, our median on 5p Avalanche per seat (seeds 300-429) went
-from 0.9 to 1.3 ms. Standard rules; our solver is asked the
-reference's question (`--question perfect`, the default: `solve(..., perfect=True)`, which stops once
-a perfect score is found or ruled out), or the best score (`best`: more than the reference is asked, as
-a loss needs one more refutation).
+standard rules allow a perfect score (None: undecided in `time_limit` seconds). Standard rules;
+our solver is asked the reference's question (`--question perfect`, the default: `solve(...,
+perfect=True)`, which stops once a perfect score is found or ruled out), or the best score (`best`:
+more than the reference is asked, as a loss needs one more refutation). Our solver's cache of the
+seats relaxation (`solver.endgame.most_plays`) is emptied before each of its solves: none finds a
+deal's relaxations answered by an earlier solve.
+
+Both run on the same seeded decks in one process. By default each solves each deck once: our solver
+on every deck of a set, then the reference on every deck. Taking turns deal by deal, each of the
+reference's solves left our next one with cold caches: with a reference that only writes 64 MB, our
+median on 5p Avalanche per seat (seeds 300-429) went from 0.9 to 1.3 ms. But one run's median ratio
+on 5p Avalanche swung by ±20% on the same code (issue 12, stop 80): this machine's speed drifts
+within minutes, and the two halves of a set are timed a minute apart. `--repeat N` (3, say) takes
+turns deal by deal, each solver solving the deck N times, and keeps the fastest of each (as
+`timeit` does): the two are timed within the same seconds, and the fastest run is a warm one.
 
 Prints, per set: the deals, our median, the reference's median, the median and the smallest of the
 per-deal time ratios (reference / ours), the deals on which the verdicts disagree, the deals the
@@ -31,8 +38,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from deducer.cards import Variant
+from deducer.cards import Card, Variant
 from deducer.settings import DealOrder, Ending, Settings
+from solver import endgame
 from solver.solve import solve
 
 Reference = Callable[[list[tuple[int, int]], int, float, bool], bool | None]
@@ -59,6 +67,7 @@ def main() -> None:
     parser.add_argument("--deal", choices=["round-robin", "per-seat"], default="per-seat")
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per deal, for each solver")
     parser.add_argument("--question", choices=["perfect", "best"], default="perfect", help="what our solver is asked")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each solver on each deal, the fastest kept")
     args = parser.parse_args()
     reference = load(args.reference)
     order = DealOrder(args.deal)
@@ -67,35 +76,57 @@ def main() -> None:
     for players in (2, 3, 4, 5):
         for variant in Variant:
             name = f"{players}p-{variant.value}"
-            if args.only and args.only != name:
-                continue
-            settings = Settings(players=players, variant=variant, ending=Ending.STANDARD, deal=order)
-            seeds = range(args.first, args.first + args.count)
-            decks = [variant.shuffled_deck(seed) for seed in seeds]
-            ours, verdicts = [], []
-            for deck in decks:  # (ours on every deck, then the reference on every deck: see the module's note)
-                begin = time.perf_counter()
-                verdicts.append(solve(settings, deck, time_limit=args.time_limit, perfect=args.question == "perfect").perfect)
-                ours.append(time.perf_counter() - begin)
-            theirs, answers = [], []
-            for deck in decks:
-                cards = [(variant.suits.index(card.suit), card.rank) for card in deck]
-                begin = time.perf_counter()
-                answers.append(reference(cards, players, args.time_limit, order is DealOrder.PER_SEAT))
-                theirs.append(time.perf_counter() - begin)
-            undecided = [seed for seed, answer in zip(seeds, answers) if answer is None]
-            disagree = [
-                seed
-                for seed, verdict, answer in zip(seeds, verdicts, answers)
-                if answer is not None and verdict is not None and bool(answer) != verdict
-            ]
-            slower = [f"{seed} ({mine:.2f} s / {other:.2f} s)" for seed, mine, other in zip(seeds, ours, theirs) if mine > other]
-            ratios = [reference_time / our_time for our_time, reference_time in zip(ours, theirs)]
-            print(
-                f"{name:16} {len(ours):5} {statistics.median(ours) * 1000:7.1f}ms {statistics.median(theirs):9.2f}s "
-                f"{statistics.median(ratios):7.0f}x {min(ratios):6.2f}x   {disagree} / {undecided} / {slower}",
-                flush=True,
-            )
+            if not args.only or args.only == name:
+                settings = Settings(players=players, variant=variant, ending=Ending.STANDARD, deal=order)
+                print(f"{name:16} " + compare(settings, range(args.first, args.first + args.count), reference, args), flush=True)
+
+
+def compare(settings: Settings, seeds: range, reference: Reference, args: argparse.Namespace) -> str:
+    """One set's row: ours and the reference on each seed's deck (see the module's note)."""
+    variant, perfect = settings.variant, args.question == "perfect"
+    decks = [variant.shuffled_deck(seed) for seed in seeds]
+
+    def ours_on(deck: list[Card]) -> bool | None:
+        endgame.most_plays.cache_clear()
+        return solve(settings, deck, time_limit=args.time_limit, perfect=perfect).perfect
+
+    def theirs_on(deck: list[Card]) -> bool | None:
+        cards = [(variant.suits.index(card.suit), card.rank) for card in deck]
+        return reference(cards, settings.players, args.time_limit, settings.deal is DealOrder.PER_SEAT)
+
+    if args.repeat == 1:  # ours on every deck, then the reference on every deck
+        ours, theirs = [_fastest(ours_on, deck, 1) for deck in decks], [_fastest(theirs_on, deck, 1) for deck in decks]
+    else:  # deal by deal
+        ours, theirs = [], []
+        for deck in decks:
+            ours.append(_fastest(ours_on, deck, args.repeat))
+            theirs.append(_fastest(theirs_on, deck, args.repeat))
+    undecided = [seed for seed, (answer, _) in zip(seeds, theirs) if answer is None]
+    disagree = [
+        seed
+        for seed, (verdict, _), (answer, _) in zip(seeds, ours, theirs)
+        if answer is not None and verdict is not None and answer != verdict
+    ]
+    mine, other = [seconds for _, seconds in ours], [seconds for _, seconds in theirs]
+    slower = [f"{seed} ({a:.2f} s / {b:.2f} s)" for seed, a, b in zip(seeds, mine, other) if a > b]
+    ratios = [b / a for a, b in zip(mine, other)]
+    return (
+        f"{len(ours):5} {statistics.median(mine) * 1000:7.1f}ms {statistics.median(other):9.2f}s "
+        f"{statistics.median(ratios):7.0f}x {min(ratios):6.2f}x   {disagree} / {undecided} / {slower}"
+    )
+
+
+def _fastest(run: Callable[[list[Card]], bool | None], deck: list[Card], repeat: int) -> tuple[bool | None, float]:
+    """`run(deck)`'s answer and the fastest of `repeat` runs, in seconds (an undecided answer is not run again:
+    its time is the limit, run after run)."""
+    best = float("inf")
+    for _ in range(repeat):
+        begin = time.perf_counter()
+        answer = run(deck)
+        best = min(best, time.perf_counter() - begin)
+        if answer is None:
+            break
+    return answer, best
 
 
 if __name__ == "__main__":
