@@ -194,11 +194,8 @@ def explain(deal: Deal, position: Position) -> Bound:
     score = sum(caps) - late
     if late == 0:
         return Bound(score, f"every copy of {', '.join(lost)} is gone" if lost else None)
-    tail = [
-        _name(deal, card)
-        for card, _ in demand
-        if deal.next_at[position[1]][card] >= where and not any(card in hand for hand in position[7])
-    ]
+    held, following = set().union(*position[7]), deal.next_at[position[1]]
+    tail = [_name(deal, card) for card, _ in demand if following[card] >= where and card not in held]
     reason = (
         f"pace: {', '.join(tail)} first appear at deck card {where + 1} or later, and after that draw only "
         f"{deal.size - 1 - where + rules.players} turns remain: {late} needed card(s) can never be played"

@@ -67,8 +67,15 @@ def quick_move(deal: Deal, position: Position, prefer_low: bool) -> Move | None:
     return (HINT, -1) if deal.can_hint(position) else None
 
 
-def greedy_line(deal: Deal, position: Position, prefer_low: bool = True, patient: bool = False) -> tuple[list[Move], Position]:
-    """Follow `greedy_move` to the end of the game (found at once by `quick_move` where it can be)."""
+Forks = list[tuple[int, Position, list[Move]]]  # (moves before it, position, its moves): see `greedy_line`
+
+
+def greedy_line(
+    deal: Deal, position: Position, prefer_low: bool = True, patient: bool = False, forks: Forks | None = None
+) -> tuple[list[Move], Position]:
+    """Follow `greedy_move` to the end of the game (found at once by `quick_move` where it can be).
+    `forks`, if given, is told each position where `quick_move` had no answer, with its moves: the
+    only positions where the line of the other `patient` can differ from this one (`greedy_start`)."""
     line: list[Move] = []
     while deal.status(position) == ONGOING:
         move = quick_move(deal, position, prefer_low)
@@ -76,10 +83,24 @@ def greedy_line(deal: Deal, position: Position, prefer_low: bool = True, patient
             moves = deal.moves(position)
             if not moves:
                 break
+            if forks is not None:
+                forks.append((len(line), position, moves))
             move = greedy_move(deal, position, moves, prefer_low, patient)
         line.append(move)
         position = deal.play(position, move)
     return line, position
+
+
+def _branch(deal: Deal, line: list[Move], forks: Forks, prefer_low: bool, patient: bool) -> tuple[list[Move], Position] | None:
+    """The greedy line of `patient` where `line` is the one of the other `patient` (same `prefer_low`),
+    with its `forks`: the two follow each other up to the first fork where `greedy_move` chooses
+    otherwise, and the line of `patient` is played on from there; None if they never part (the same line)."""
+    for index, position, moves in forks:
+        move = greedy_move(deal, position, moves, prefer_low, patient)
+        if move != line[index]:
+            rest, end = greedy_line(deal, deal.play(position, move), prefer_low, patient)
+            return line[:index] + [move] + rest, end
+    return None
 
 
 GREEDY = ((True, False), (False, False), (True, True))  # (prefer_low, patient): see `greedy_start`
@@ -100,8 +121,17 @@ def greedy_start(deal: Deal, root: Position, bound: Callable[[], int], perfect: 
     round-robin 1208: 1.5 s from their 23, 3-4 s from the patient 26)."""
     best, chosen = -1, []
     maximum = deal.rules.max_score
+    played: dict[bool, tuple[list[Move], Forks]] = {}  # prefer_low: a line played with it, and its forks
     for prefer_low, patient in GREEDY:
-        line, end = greedy_line(deal, root, prefer_low, patient)
+        if prefer_low in played:  # (the patient line, most often the usual one for half its moves or more)
+            branch = _branch(deal, *played[prefer_low], prefer_low, patient)
+            if branch is None:
+                continue  # the same line: the same score
+            line, end = branch
+        else:
+            forks: Forks = []
+            line, end = greedy_line(deal, root, prefer_low, patient, forks)
+            played[prefer_low] = line, forks
         score = deal.score(end)
         if score == maximum:
             return score, line

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from itertools import pairwise
 
 import pytest
@@ -19,7 +20,23 @@ from solver.bounds import Bound, clues_bound
 from solver.brute import Brute, TooBig, best_score
 from solver.climb import best_line
 from solver.greedy import greedy_line, greedy_move, greedy_start, quick_move
-from solver.model import ANNOUNCE, DISCARD, HINT, LOST, MISPLAY, OVER, PLAY, TRASH, WON, Deal, Move, Position, Rules, card_id
+from solver.model import (
+    ANNOUNCE,
+    DISCARD,
+    HINT,
+    LOST,
+    MISPLAY,
+    ONGOING,
+    OVER,
+    PLAY,
+    TRASH,
+    WON,
+    Deal,
+    Move,
+    Position,
+    Rules,
+    card_id,
+)
 from solver.probes import PROBE_ORDERS, probe_orders
 from solver.replay import to_actions
 from solver.search import USUAL, Ordering, OutOfBudget, Search
@@ -381,9 +398,11 @@ def test_asked_only_for_a_perfect_score_the_greedy_lines_end_once_the_bound_is_b
     assert [model.score(end) for _, end in lines] == [27, 28, 28]
     played: list[bool] = []
 
-    def counted(deal: Deal, position: Position, prefer_low: bool = True, patient: bool = False) -> tuple[list[Move], Position]:
+    def counted(
+        deal: Deal, position: Position, prefer_low: bool = True, patient: bool = False, forks: greedy.Forks | None = None
+    ) -> tuple[list[Move], Position]:
         played.append(patient)
-        return greedy_line(deal, position, prefer_low, patient)
+        return greedy_line(deal, position, prefer_low, patient, forks)
 
     monkeypatch.setattr(greedy, "greedy_line", counted)
     assert greedy_start(model, root, lambda: 28) == (28, lines[1][0]) and played == [False, False]
@@ -392,6 +411,57 @@ def test_asked_only_for_a_perfect_score_the_greedy_lines_end_once_the_bound_is_b
     best, perfect = best_line(model), best_line(model, perfect=True)
     assert (best.verdict, best.score, best.upper, best.nodes) == ("loss", 28, 28, 0)
     assert (perfect.verdict, perfect.score, perfect.upper, perfect.nodes) == ("unknown", 27, 28, 0)
+
+
+def test_the_patient_line_branches_off_the_usual_one_where_the_two_part(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A greedy line that differs from an earlier one only in `patient` is played from the first of the
+    # earlier line's forks where `greedy_move` chooses otherwise (`greedy._branch`): on random deals of
+    # every option, from the deal and from positions a few random moves in, the branch is the line
+    # played from the start, move for move and to the same end; where none is given, the two are the
+    # same line. Both cases occur, and the forks are exactly the positions where `quick_move` has no answer.
+    rng = random.Random(12)
+    parted = same = 0
+    starts = []
+    for seed in range(400):
+        settings = random_settings(rng)
+        model = Deal.of(settings, settings.variant.shuffled_deck(seed))
+        root = model.start()
+        for _ in range(rng.randrange(6)):
+            if model.status(root) == ONGOING and model.moves(root):
+                root = model.play(root, rng.choice(model.moves(root)))
+        starts.append((model, root))
+        for prefer_low in (True, False):
+            for patient in (False, True):
+                forks: greedy.Forks = []
+                line, end = greedy_line(model, root, prefer_low, not patient, forks)
+                position, quick = root, []
+                for index, move in enumerate(line):
+                    if quick_move(model, position, prefer_low) is None:
+                        quick.append(index)
+                    position = model.play(position, move)
+                assert [index for index, _, _ in forks] == quick and position == end
+                branch = greedy._branch(model, line, forks, prefer_low, patient)
+                played = greedy_line(model, root, prefer_low, patient)
+                assert (line, end) == played if branch is None else branch == played
+                parted, same = parted + (branch is not None), same + (branch is None)
+    assert parted > 100 and same > 100
+
+    # So greedy_start answers as it does with every line played from the start, whatever the bound
+    # (and with the patient line before another, too).
+    def answers() -> list[tuple[int, list[Move]]]:
+        asked = [(model, root, top, perfect) for model, root in starts for top in (25, 28, 30) for perfect in (False, True)]
+        return [greedy_start(model, root, partial(int, top), perfect) for model, root, top, perfect in asked]
+
+    def alone(deal: Deal, _line: list[Move], _forks: greedy.Forks, low: bool, patient: bool) -> tuple[list[Move], Position]:
+        return greedy_line(deal, root_of[deal], low, patient)
+
+    root_of = {model: root for model, root in starts}
+    for lines in (greedy.GREEDY, ((True, False), (True, True), (False, False))):
+        monkeypatch.setattr(greedy, "GREEDY", lines)
+        branched = answers()
+        with monkeypatch.context() as unbranched:
+            unbranched.setattr(greedy, "_branch", alone)
+            assert branched == answers()
 
 
 def test_a_deal_won_by_the_first_greedy_line_needs_no_bound(monkeypatch: pytest.MonkeyPatch) -> None:
