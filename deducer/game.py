@@ -311,13 +311,41 @@ class Table(_Position):
 
     def apply(self, event: Event) -> None:
         """Play `event`; raises a `HanabiError` saying why if it is not legal."""
-        self._act(event, None)
+        self.act_checked(event, None)
 
     def act_checked(self, event: Event, card: Card | None) -> None:
-        """`apply(event)`, then the draw a play or a discard calls for (if any) of `card`, from a deck
-        already checked to be the variant's full deck, in one step (as `draw_checked` after `apply`).
-        The hot path of replaying the solver's lines."""
-        self._act(event, card)
+        """Play `event` (refused as `apply` refuses it), then the draw a play or a discard calls for (if
+        any) of `card`, from a deck already checked to be the variant's full deck, in one step (as
+        `draw_checked` after `apply`; None: no draw). The hot path of replaying the solver's lines: each
+        kind of turn is told apart once."""
+        seat = event.seat
+        if not 0 <= seat < self.settings.players:
+            raise IllegalActionError(f"{event.notation(self.seats)}: no seat {seat}")
+        if isinstance(event, Play):  # a turn: the commonest first
+            self._check_turn(event)
+            self._play(event)
+            self._end_turn(seat, True, card)
+        elif isinstance(event, Discard):
+            self._check_turn(event)
+            self._discard(event)
+            self._end_turn(seat, True, card)
+        elif isinstance(event, Hint):
+            self._check_turn(event)
+            self._hint(event)
+            self._end_turn(seat, False, card)
+        elif isinstance(event, Pass):
+            self._check_turn(event)
+            if not self._may_pass(seat):
+                raise self._refuse(event, "a player may pass only when stuck under Crowning Piece with option stuck=pass")
+            self._end_turn(seat, False, card)
+        elif isinstance(event, Move):
+            self._move(event)
+        elif self.end is not None:
+            raise self._over(event, self.end)
+        elif isinstance(event, Terminate):
+            self.end, self.must_draw = End.TERMINATED, None
+        else:
+            self._draw(event)
 
     def draw_checked(self, card: Card) -> None:
         """The draw now due, of `card`, from a deck already checked to be the variant's full deck: as
@@ -341,30 +369,6 @@ class Table(_Position):
         self._settle()  # (no deck is so short that the deal draws its last card)
 
     # ----- the rules ----------------------------------------------------
-    def _act(self, event: Event, card: Card | None) -> None:
-        """`apply`, with `card` drawn at once where the action calls for a draw (see `act_checked`)."""
-        if not 0 <= event.seat < self.settings.players:
-            raise IllegalActionError(f"{event.notation(self.seats)}: no seat {event.seat}")
-        if isinstance(event, (Play, Hint, Discard, Pass)):  # a turn: the commonest first
-            self._check_turn(event)
-            if isinstance(event, Play):
-                self._play(event)
-            elif isinstance(event, Hint):
-                self._hint(event)
-            elif isinstance(event, Discard):
-                self._discard(event)
-            elif not self._may_pass(event.seat):
-                raise self._refuse(event, "a player may pass only when stuck under Crowning Piece with option stuck=pass")
-            self._end_turn(event.seat, isinstance(event, (Play, Discard)), card)
-        elif isinstance(event, Move):
-            self._move(event)
-        elif self.end is not None:
-            raise self._over(event, self.end)
-        elif isinstance(event, Terminate):
-            self.end, self.must_draw = End.TERMINATED, None
-        else:
-            self._draw(event)
-
     def _check_turn(self, event: Event) -> None:
         """`event` is a turn's action, and it is its player's turn."""
         if self.end is not None:

@@ -37,13 +37,12 @@ def to_actions(
         elif kind == PASS:
             action = Pass(seat)
         else:
-            slot = _slot(table, hand, card, suits)
-            real = hand[slot - 1].card
+            slot, real = _slot(table, hand, card, suits)
             if kind == DISCARD:
                 action = _discard(seat, slot, real)
             elif kind == ANNOUNCE:
-                action = _play(seat, slot, real, real.suit if real else None)
-            elif kind == MISPLAY and real is not None and table.playable(real):
+                action = _play(seat, slot, real, real.suit)
+            elif kind == MISPLAY and table.playable(real):
                 wrong = next(suit for suit in suits if suit is not real.suit)
                 action = _play(seat, slot, real, wrong)
             else:
@@ -72,16 +71,18 @@ def _hinted(hands: list[tuple[HandCard, ...]], seat: int) -> int:
     return (seat + 1) % players
 
 
-def _slot(table: Table, hand: tuple[HandCard, ...], card: int, suits: tuple[Suit, ...]) -> int:
-    """The slot (from 1) of the first card in `hand` of the model's `card` id, or of the first trash card for TRASH."""
+def _slot(table: Table, hand: tuple[HandCard, ...], card: int, suits: tuple[Suit, ...]) -> tuple[int, Card]:
+    """The slot (from 1) of the first card in `hand` of the model's `card` id, or of the first trash card for
+    TRASH, and the card there."""
     if card == TRASH:
         for slot, item in enumerate(hand, 1):
-            if item.card is not None and table.trash(item.card):
-                return slot
+            known = item.card
+            if known is not None and table.trash(known):
+                return slot, known
         raise SolverError(f"internal error: the line lets go of a trash card at {table.where()}, and none is in hand")
     suit, rank = suits[card // 5], card % 5 + 1  # the card's id, as `card_id` gives it
     for slot, item in enumerate(hand, 1):
         known = item.card
         if known is not None and known.rank == rank and known.suit is suit:
-            return slot
+            return slot, known
     raise SolverError(f"internal error: the line moves {suit.letter}{rank} at {table.where()}, which is not in hand")
