@@ -8,6 +8,7 @@ import operator
 import os
 import random
 import signal
+import sys
 import threading
 import time
 from typing import Any
@@ -115,6 +116,28 @@ def test_a_stopped_glance_has_no_answer(in_helper: bool) -> None:
     assert not never.done.is_set() and not never.decided
 
 
+def test_the_switch_interval_is_short_while_the_helper_has_a_glance_to_answer() -> None:
+    # While the helper has a glance to answer, a thread that wants the interpreter lock takes it within
+    # `helping.SWITCH`: the reader of the helper's answers, which waits for it at each of its reads
+    # while the search holds it (5 ms each by default: 5p Avalanche per seat 403's refutation was
+    # heard 10 ms after it came). Two glances pending (3 players, Avalanche, round-robin 8071, which
+    # Glucose cannot decide in a minute, and 5 players, round-robin 1494, a 30 in a few tenths of a
+    # second): short while either is; once the second is answered and the first stopped, the caller's
+    # interval is back.
+    assert helping.start(wait=30) is not None
+    before = sys.getswitchinterval()
+    model = Deal.of(THREE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(8071))
+    hard = Glance(model, 30, model.start())
+    hard.start()
+    assert hard.in_helper and sys.getswitchinterval() == pytest.approx(helping.SWITCH)
+    easy = glanced(Deal.of(FIVE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(1494)), 30, in_helper=True)
+    assert easy.decided and easy.answer() is not None
+    assert sys.getswitchinterval() == pytest.approx(helping.SWITCH)  # (the first still pending)
+    hard.stop()
+    assert hard.done.is_set() and not hard.decided
+    assert sys.getswitchinterval() == pytest.approx(before)
+
+
 def test_a_helper_that_dies_leaves_its_glances_to_threads() -> None:
     # The helper process killed while it solves (3 players, Avalanche, round-robin 8071, which it
     # cannot decide in a minute): its glance finishes at once, undecided; the next glance runs in a
@@ -122,6 +145,7 @@ def test_a_helper_that_dies_leaves_its_glances_to_threads() -> None:
     # glances after it.
     first = helping.start(wait=30)
     assert first is not None
+    before = sys.getswitchinterval()
     model = Deal.of(THREE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(8071))
     glance = Glance(model, 30, model.start())
     glance.start()
@@ -129,6 +153,7 @@ def test_a_helper_that_dies_leaves_its_glances_to_threads() -> None:
     time.sleep(0.2)
     os.kill(first.pid, signal.SIGKILL)
     assert glance.done.wait(5.0) and not glance.decided
+    assert sys.getswitchinterval() == pytest.approx(before)  # (no glance pending any more)
     after = glanced(Deal.of(FIVE_ROUND_ROBIN, Variant.AVALANCHE.shuffled_deck(1494)), 30)
     assert not after.in_helper and after.decided and after.answer() is not None
     second = helping.start(wait=30)
