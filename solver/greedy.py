@@ -7,11 +7,23 @@ from collections.abc import Callable
 from deducer.settings import MAX_CLUES
 from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, ONGOING, PASS, PLAY, TRASH, Deal, Move, Position
 
+# Cards left in the deck at or below which a stalling line spends a clue token on a hint rather than
+# letting a card go (`greedy_move`). Near the end, a discard draws a card and brings the final round a turn
+# nearer; a hint keeps the deck for the seats that hold the last cards needed. Of the deals that the
+# three lines without it lose with the first bound at the maximum (seeds 0-299), the stalling twins of
+# the three won, by this number (3, 4, 5, 6, 8, 10): 5p Avalanche per seat 44 / 53 / 52 / 49 / 51 / 52
+# of 115, round-robin 37 / 47 / 51 / 50 / 54 / 48 of 110; 4p Avalanche per seat 29 / 34 / 39 / 41 /
+# 36 / 32 of 92; 5p base per seat 10 / 13 / 13 / 12 / 12 / 11 of 20.
+STALL = 5
 
-def greedy_move(deal: Deal, position: Position, moves: list[Move], prefer_low: bool, patient: bool = False) -> Move:
+
+def greedy_move(
+    deal: Deal, position: Position, moves: list[Move], prefer_low: bool, patient: bool = False, stall: bool = False
+) -> Move:
     """Play (the lowest rank first, or with `prefer_low` False the highest), else discard trash, else
     discard what is least needed, else hint; deliberate misplays last. `patient`: with two clue tokens
-    or more, hint before letting go of a spare copy."""
+    or more, hint before letting go of a spare copy. `stall`: with `STALL` cards or fewer left in the
+    deck, hint (where one may) before letting go of any card."""
     fireworks = position[2]
     ranks = deal.rules.ranks
     plays = [move for move in moves if move[0] in (PLAY, ANNOUNCE)]
@@ -19,6 +31,8 @@ def greedy_move(deal: Deal, position: Position, moves: list[Move], prefer_low: b
         announced = [move for move in plays if move[0] == ANNOUNCE]
         pool = announced or plays
         return min(pool, key=lambda move: move[1] % ranks) if prefer_low else max(pool, key=lambda move: move[1] % ranks)
+    if stall and deal.size - position[1] <= STALL and (HINT, -1) in moves:
+        return (HINT, -1)
     discards = [move for move in moves if move[0] == DISCARD]
     if discards:
         if (DISCARD, TRASH) in discards:
@@ -47,11 +61,12 @@ def greedy_move(deal: Deal, position: Position, moves: list[Move], prefer_low: b
     return moves[0]
 
 
-def quick_move(deal: Deal, position: Position, prefer_low: bool) -> Move | None:
+def quick_move(deal: Deal, position: Position, prefer_low: bool, stall: bool = False) -> Move | None:
     """`greedy_move`'s choice where it is found without listing every move (None elsewhere): a play
     if the player to act holds a playable card (the lowest rank, with `prefer_low` False the highest,
-    the first such card in the sorted hand; announced under Timed Choreography), else letting go of a
-    trash card below 8 clue tokens, else a hint at 8 tokens."""
+    the first such card in the sorted hand; announced under Timed Choreography), else (`stall`, with
+    `STALL` cards or fewer left in the deck) a hint where one may be given, else letting go of a trash
+    card below 8 clue tokens, else a hint at 8 tokens."""
     fireworks, ranks = position[2], deal.rules.ranks
     hand = position[7][position[0]]
     chosen = -1
@@ -62,48 +77,70 @@ def quick_move(deal: Deal, position: Position, prefer_low: bool) -> Move | None:
                 chosen = card
     if chosen >= 0:
         return (ANNOUNCE if deal.rules.choreography else PLAY), chosen
+    if stall and deal.size - position[1] <= STALL and deal.can_hint(position):
+        return (HINT, -1)
     if position[4] < MAX_CLUES:
         return (DISCARD, TRASH) if TRASH in hand else None
     return (HINT, -1) if deal.can_hint(position) else None
 
 
-Forks = list[tuple[int, Position, list[Move]]]  # (moves before it, position, its moves): see `greedy_line`
+Trace = list[tuple[int, Position, list[Move] | None]]  # (moves before it, position, its moves if listed): see `greedy_line`
 
 
 def greedy_line(
-    deal: Deal, position: Position, prefer_low: bool = True, patient: bool = False, forks: Forks | None = None
+    deal: Deal,
+    position: Position,
+    prefer_low: bool = True,
+    patient: bool = False,
+    stall: bool = False,
+    trace: Trace | None = None,
 ) -> tuple[list[Move], Position]:
     """Follow `greedy_move` to the end of the game (found at once by `quick_move` where it can be).
-    `forks`, if given, is told each position where `quick_move` had no answer, with its moves: the
-    only positions where the line of the other `patient` can differ from this one (`greedy_start`)."""
+    `trace`, if given, is told each position where `quick_move` had no answer, with its moves, and
+    each with `STALL` cards or fewer left in the deck: the only positions where the line of another
+    `patient` or `stall` can differ from this one (`greedy_start`)."""
     line: list[Move] = []
     while deal.status(position) == ONGOING:
-        move = quick_move(deal, position, prefer_low)
+        move = quick_move(deal, position, prefer_low, stall)
+        moves = None
         if move is None:
             moves = deal.moves(position)
             if not moves:
                 break
-            if forks is not None:
-                forks.append((len(line), position, moves))
-            move = greedy_move(deal, position, moves, prefer_low, patient)
+            move = greedy_move(deal, position, moves, prefer_low, patient, stall)
+        if trace is not None and (moves is not None or deal.size - position[1] <= STALL):
+            trace.append((len(line), position, moves))
         line.append(move)
         position = deal.play(position, move)
     return line, position
 
 
-def _branch(deal: Deal, line: list[Move], forks: Forks, prefer_low: bool, patient: bool) -> tuple[list[Move], Position] | None:
-    """The greedy line of `patient` where `line` is the one of the other `patient` (same `prefer_low`),
-    with its `forks`: the two follow each other up to the first fork where `greedy_move` chooses
-    otherwise, and the line of `patient` is played on from there; None if they never part (the same line)."""
-    for index, position, moves in forks:
-        move = greedy_move(deal, position, moves, prefer_low, patient)
+def _branch(
+    deal: Deal, line: list[Move], trace: Trace, prefer_low: bool, patient: bool, stall: bool
+) -> tuple[list[Move], Position] | None:
+    """The greedy line of `patient` and `stall` where `line` is the one of other values of those two
+    (the same `prefer_low`), with its `trace`: the two follow each other up to the first position of the
+    trace where the choice differs, and the new line is played on from there; None if they never part
+    (the same line)."""
+    for index, position, moves in trace:
+        move = quick_move(deal, position, prefer_low, stall)
+        if move is None:
+            move = greedy_move(deal, position, deal.moves(position) if moves is None else moves, prefer_low, patient, stall)
         if move != line[index]:
-            rest, end = greedy_line(deal, deal.play(position, move), prefer_low, patient)
+            rest, end = greedy_line(deal, deal.play(position, move), prefer_low, patient, stall)
             return line[:index] + [move] + rest, end
     return None
 
 
-GREEDY = ((True, False), (False, False), (True, True))  # (prefer_low, patient): see `greedy_start`
+# (prefer_low, patient, stall): see `greedy_start`
+GREEDY = (
+    (True, False, False),
+    (False, False, False),
+    (True, True, False),
+    (True, False, True),
+    (False, False, True),
+    (True, True, True),
+)
 
 
 def greedy_start(deal: Deal, root: Position, bound: Callable[[], int], perfect: bool = False) -> tuple[int, list[Move]]:
@@ -116,27 +153,28 @@ def greedy_start(deal: Deal, root: Position, bound: Callable[[], int], perfect: 
 
     The patient line (`greedy_move`) wins a tenth to a sixth of the 4p/5p Avalanche deals that the
     usual two lose, with no search at all, so that more than half the deals end here (5p Avalanche
-    per seat, seeds 4000-4299: median 4.6 -> 2.2 ms). It counts only when it reaches the bound: below
-    it, the usual lines are the better start for the search and the model's hint (4p Avalanche
-    round-robin 1208: 1.5 s from their 23, 3-4 s from the patient 26)."""
+    per seat, seeds 4000-4299: median 4.6 -> 2.2 ms); the stalling twins of the three (`STALL`) nearly
+    half of those the three lose. A patient or stalling line counts only when it reaches the bound:
+    below it, the usual lines are the better start for the search and the model's hint (4p Avalanche
+    round-robin 1208: 1.5 s from their 23, 3-4 s from the patient 26). Each line after the first of
+    its `prefer_low` branches off that one (`_branch`): the patient line most often follows it for
+    half its moves or more, a stalling line for all but its last few."""
     best, chosen = -1, []
     maximum = deal.rules.max_score
-    played: dict[bool, tuple[list[Move], Forks]] = {}  # prefer_low: a line played with it, and its forks
-    for prefer_low, patient in GREEDY:
-        if prefer_low in played:  # (the patient line, most often the usual one for half its moves or more)
-            branch = _branch(deal, *played[prefer_low], prefer_low, patient)
-            if branch is None:
-                continue  # the same line: the same score
-            line, end = branch
+    played: dict[bool, tuple[list[Move], Position, Trace]] = {}  # prefer_low: the line played first with it, its end, its trace
+    for prefer_low, patient, stall in GREEDY:
+        if prefer_low in played:
+            first, first_end, trace = played[prefer_low]
+            line, end = _branch(deal, first, trace, prefer_low, patient, stall) or (first, first_end)
         else:
-            forks: Forks = []
-            line, end = greedy_line(deal, root, prefer_low, patient, forks)
-            played[prefer_low] = line, forks
+            trace = []
+            line, end = greedy_line(deal, root, prefer_low, patient, stall, trace)
+            played[prefer_low] = line, end, trace
         score = deal.score(end)
         if score == maximum:
             return score, line
         target = bound()
-        if score > best and (not patient or score == target):
+        if score > best and (not (patient or stall) or score == target):
             best, chosen = score, line
         if best == target or (perfect and target < maximum):
             break

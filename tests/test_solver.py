@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import partial
-from itertools import pairwise
+from itertools import pairwise, product
 
 import pytest
 
@@ -306,23 +307,28 @@ def test_model_follows_the_engine_on_random_games() -> None:
 
 
 def test_the_greedy_move_found_at_once_is_the_one_greedy_move_chooses() -> None:
-    # `quick_move` finds plays, trash let go and hints at 8 tokens without listing the moves: on random
-    # positions of every option (Timed Choreography's announced plays included), it is `greedy_move`'s
-    # choice wherever it answers (patient or not), and it answers for every play `greedy_move` chooses.
+    # `quick_move` finds plays, trash let go, hints at 8 tokens and a stalling line's hints without
+    # listing the moves: on random positions of every option (Timed Choreography's announced plays
+    # included), it is `greedy_move`'s choice wherever it answers (patient or not, stalling or not),
+    # and it answers for every play `greedy_move` chooses, and for every hint of a stalling line.
     rng = random.Random(11)
-    plays = found = 0
+    plays = found = stalled = 0
     for game in range(200):
         settings = random_settings(rng)
         model = Deal.of(settings, settings.variant.shuffled_deck(game))
         position = model.start()
         while model.status(position) == "ongoing" and (moves := model.moves(position)):
-            for prefer_low, patient in ((True, False), (False, False), (True, True)):
-                chosen, quick = greedy_move(model, position, moves, prefer_low, patient), quick_move(model, position, prefer_low)
+            for prefer_low, patient, stall in product((True, False), repeat=3):
+                chosen = greedy_move(model, position, moves, prefer_low, patient, stall)
+                quick = quick_move(model, position, prefer_low, stall)
                 assert chosen == quick if quick is not None else chosen[0] not in (PLAY, ANNOUNCE)
+                late = stall and model.size - position[1] <= greedy.STALL
+                assert quick is not None or not late or chosen != (HINT, -1)
                 plays += chosen[0] in (PLAY, ANNOUNCE)
                 found += quick is not None
+                stalled += late and chosen == (HINT, -1) != greedy_move(model, position, moves, prefer_low, patient)
             position = model.play(position, rng.choice(moves))
-    assert plays > 10_000 and found > plays + 5_000
+    assert plays > 20_000 and found > plays + 10_000 and stalled > 1_000
     # At 8 tokens with nobody else holding a card, there is no hint to give: the misplay is not quick.
     rules = Rules(suits=2, ranks=2, copies=(1, 1), players=3, hand_size=1, ending=Ending.STANDARD)
     model = Deal(rules, [0, 1, 2, 3], [0, 1, 2])
@@ -368,21 +374,59 @@ def test_a_patient_greedy_line_wins_where_the_usual_ones_fall_a_point_short(monk
 
     assert greedy_start(model, root, bound) == (30, patient) and best_line(model).nodes == 0
     assert asked == [30, 30]  # (the bound is asked after each of the two 29s, and not after the win)
-    monkeypatch.setattr(greedy, "GREEDY", ((True, False), (False, False)))
+    monkeypatch.setattr(greedy, "GREEDY", ((True, False, False), (False, False, False)))
     assert best_line(model).nodes > 0
 
 
-def test_a_patient_greedy_line_below_the_bound_is_not_the_start() -> None:
+def test_a_stalling_greedy_line_wins_where_the_others_fall_a_point_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 5 players, Avalanche, standard rules, seed 390 dealt per seat. At the 41st move, with 3 cards
+    # left in the deck, 7 clue tokens, the fireworks at m2 and y4, and only trash besides m4 (Alice,
+    # to play), y5 (Bob), m3 (Cathy) and m5 (Emily) in the hands, the first greedy line lets one of
+    # Alice's trash cards go: the deck runs out at Cathy's m3, and in the final round Emily's turn
+    # comes before Alice plays the m4: 29. Its stalling twin hints instead (and so do Donald and Emily
+    # with one card left), Alice's m4 draws the last card, and Emily plays the m5 on the last turn:
+    # 30, with no search at all. The usual three lines score 29 (without the stalling twins, the
+    # search has to find the win).
+    settings = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.PER_SEAT)
+    model = Deal.of(settings, Variant.AVALANCHE.shuffled_deck(390))
+    root = model.start()
+    lines = [greedy_line(model, root, *kind) for kind in greedy.GREEDY]
+    assert [model.score(end) for _, end in lines] == [29, 29, 29, 30, 30, 30]
+    usual, stalling = lines[0][0], lines[3][0]
+    assert usual[:40] == stalling[:40] and (usual[40], stalling[40]) == ((DISCARD, TRASH), (HINT, -1))
+    position = root
+    for move in usual[:40]:
+        position = model.play(position, move)
+    m = [card_id(Card.parse(f"m{rank}"), Variant.AVALANCHE.suits) for rank in (3, 4, 5)]
+    assert (model.size - position[1], position[4], position[2]) == (3, 7, (5, 5, 5, 4, 5, 2))
+    assert [m[1] in position[7][0], m[0] in position[7][2], m[2] in position[7][4]] == [True] * 3
+    assert quick_move(model, position, True) == (DISCARD, TRASH) and quick_move(model, position, True, stall=True) == (HINT, -1)
+    assert stalling[-1] == (PLAY, m[2]) and len(stalling) == len(usual) + 2
+    assert greedy_start(model, root, lambda: 30) == (30, stalling) and best_line(model).nodes == 0
+    monkeypatch.setattr(greedy, "GREEDY", greedy.GREEDY[:3])
+    assert best_line(model).nodes > 0
+
+
+def test_a_patient_or_stalling_greedy_line_below_the_bound_is_not_the_start() -> None:
     # 4 players, Avalanche, standard rules, seed 1208 dealt round-robin: the greedy lines score 23
-    # (lowest rank first), 20 (highest) and 26 (patient), and the bound is 30. The search and the
-    # model start from the 23 (see `greedy_start`).
+    # (lowest rank first), 20 (highest), 26 (patient), and their stalling twins 23, 23 and 28, and the
+    # bound is 30. The search and the model start from the 23 (see `greedy_start`); were the bound 26
+    # or 28, the line reaching it would be the answer. 5 players, per seat, seed 306: 27, 27, 26, then
+    # 27, 28, 27; the start is the first 27, not the stalling twin's 28.
     settings = Settings(players=4, variant=Variant.AVALANCHE, ending=Ending.STANDARD)
     model = Deal.of(settings, Variant.AVALANCHE.shuffled_deck(1208))
     root = model.start()
-    lines = [greedy_line(model, root, low, patient) for low, patient in ((True, False), (False, False), (True, True))]
-    assert [model.score(end) for _, end in lines] == [23, 20, 26]
+    lines = [greedy_line(model, root, *kind) for kind in greedy.GREEDY]
+    assert [model.score(end) for _, end in lines] == [23, 20, 26, 23, 23, 28]
     assert greedy_start(model, root, lambda: 30) == (23, lines[0][0])
-    assert greedy_start(model, root, lambda: 26) == (26, lines[2][0])  # (were the bound 26)
+    assert greedy_start(model, root, lambda: 26) == (26, lines[2][0])
+    assert greedy_start(model, root, lambda: 28) == (28, lines[5][0])
+    settings = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.PER_SEAT)
+    model = Deal.of(settings, Variant.AVALANCHE.shuffled_deck(306))
+    root = model.start()
+    lines = [greedy_line(model, root, *kind) for kind in greedy.GREEDY]
+    assert [model.score(end) for _, end in lines] == [27, 27, 26, 27, 28, 27]
+    assert greedy_start(model, root, lambda: 30) == (27, lines[0][0])
 
 
 def test_asked_only_for_a_perfect_score_the_greedy_lines_end_once_the_bound_is_below_it(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -394,15 +438,20 @@ def test_asked_only_for_a_perfect_score_the_greedy_lines_end_once_the_bound_is_b
     settings = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.PER_SEAT)
     model = Deal.of(settings, Variant.AVALANCHE.shuffled_deck(413))
     root = model.start()
-    lines = [greedy_line(model, root, low, patient) for low, patient in greedy.GREEDY]
-    assert [model.score(end) for _, end in lines] == [27, 28, 28]
+    lines = [greedy_line(model, root, *kind) for kind in greedy.GREEDY]
+    assert [model.score(end) for _, end in lines] == [27, 28, 28, 28, 28, 28]
     played: list[bool] = []
 
     def counted(
-        deal: Deal, position: Position, prefer_low: bool = True, patient: bool = False, forks: greedy.Forks | None = None
+        deal: Deal,
+        position: Position,
+        prefer_low: bool = True,
+        patient: bool = False,
+        stall: bool = False,
+        trace: greedy.Trace | None = None,
     ) -> tuple[list[Move], Position]:
-        played.append(patient)
-        return greedy_line(deal, position, prefer_low, patient, forks)
+        played.append(patient or stall)
+        return greedy_line(deal, position, prefer_low, patient, stall, trace)
 
     monkeypatch.setattr(greedy, "greedy_line", counted)
     assert greedy_start(model, root, lambda: 28) == (28, lines[1][0]) and played == [False, False]
@@ -413,14 +462,17 @@ def test_asked_only_for_a_perfect_score_the_greedy_lines_end_once_the_bound_is_b
     assert (perfect.verdict, perfect.score, perfect.upper, perfect.nodes) == ("unknown", 27, 28, 0)
 
 
-def test_the_patient_line_branches_off_the_usual_one_where_the_two_part(monkeypatch: pytest.MonkeyPatch) -> None:
-    # A greedy line that differs from an earlier one only in `patient` is played from the first of the
-    # earlier line's forks where `greedy_move` chooses otherwise (`greedy._branch`): on random deals of
-    # every option, from the deal and from positions a few random moves in, the branch is the line
-    # played from the start, move for move and to the same end; where none is given, the two are the
-    # same line. Both cases occur, and the forks are exactly the positions where `quick_move` has no answer.
+def test_a_greedy_line_branches_off_another_where_the_two_part(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A greedy line that differs from an earlier one only in `patient` or `stall` is played from the
+    # first position of the earlier line's trace where its choice differs (`greedy._branch`): on random
+    # deals of every option, from the deal and from positions a few random moves in, the branch is
+    # the line played from the start, move for move and to the same end; where none is given, the two
+    # are the same line. Both cases occur for each change of `patient`, `stall` or both, and the trace
+    # is exactly the positions where `quick_move` has no answer and those with `STALL` cards or fewer
+    # left in the deck.
     rng = random.Random(12)
-    parted = same = 0
+    parted: Counter[tuple[bool, bool]] = Counter()
+    same: Counter[tuple[bool, bool]] = Counter()
     starts = []
     for seed in range(400):
         settings = random_settings(rng)
@@ -430,33 +482,38 @@ def test_the_patient_line_branches_off_the_usual_one_where_the_two_part(monkeypa
             if model.status(root) == ONGOING and model.moves(root):
                 root = model.play(root, rng.choice(model.moves(root)))
         starts.append((model, root))
-        for prefer_low in (True, False):
-            for patient in (False, True):
-                forks: greedy.Forks = []
-                line, end = greedy_line(model, root, prefer_low, not patient, forks)
-                position, quick = root, []
-                for index, move in enumerate(line):
-                    if quick_move(model, position, prefer_low) is None:
-                        quick.append(index)
-                    position = model.play(position, move)
-                assert [index for index, _, _ in forks] == quick and position == end
-                branch = greedy._branch(model, line, forks, prefer_low, patient)
-                played = greedy_line(model, root, prefer_low, patient)
+        for prefer_low, patient, stall in product((True, False), repeat=3):
+            trace: greedy.Trace = []
+            line, end = greedy_line(model, root, prefer_low, patient, stall, trace)
+            position, traced = root, []
+            for index, move in enumerate(line):
+                if quick_move(model, position, prefer_low, stall) is None or model.size - position[1] <= greedy.STALL:
+                    traced.append(index)
+                position = model.play(position, move)
+            assert [index for index, _, _ in trace] == traced and position == end
+            for other_patient, other_stall in product((True, False), repeat=2):
+                if (other_patient, other_stall) == (patient, stall):
+                    continue
+                branch = greedy._branch(model, line, trace, prefer_low, other_patient, other_stall)
+                played = greedy_line(model, root, prefer_low, other_patient, other_stall)
                 assert (line, end) == played if branch is None else branch == played
-                parted, same = parted + (branch is not None), same + (branch is None)
-    assert parted > 100 and same > 100
+                change = (patient != other_patient, stall != other_stall)
+                parted[change], same[change] = parted[change] + (branch is not None), same[change] + (branch is None)
+    assert min(parted.values()) > 100 and min(same.values()) > 100 and len(parted) == 3
 
     # So greedy_start answers as it does with every line played from the start, whatever the bound
-    # (and with the patient line before another, too).
+    # (and with the lines in another order, too).
     def answers() -> list[tuple[int, list[Move]]]:
         asked = [(model, root, top, perfect) for model, root in starts for top in (25, 28, 30) for perfect in (False, True)]
         return [greedy_start(model, root, partial(int, top), perfect) for model, root, top, perfect in asked]
 
-    def alone(deal: Deal, _line: list[Move], _forks: greedy.Forks, low: bool, patient: bool) -> tuple[list[Move], Position]:
-        return greedy_line(deal, root_of[deal], low, patient)
+    def alone(
+        deal: Deal, _line: list[Move], _trace: greedy.Trace, low: bool, patient: bool, stall: bool
+    ) -> tuple[list[Move], Position]:
+        return greedy_line(deal, root_of[deal], low, patient, stall)
 
     root_of = {model: root for model, root in starts}
-    for lines in (greedy.GREEDY, ((True, False), (True, True), (False, False))):
+    for lines in (greedy.GREEDY, tuple(reversed(greedy.GREEDY))):
         monkeypatch.setattr(greedy, "GREEDY", lines)
         branched = answers()
         with monkeypatch.context() as unbranched:
@@ -482,15 +539,15 @@ def test_a_deal_won_by_the_first_greedy_line_needs_no_bound(monkeypatch: pytest.
 
 
 def test_a_short_dive_at_the_bound_spares_the_finer_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
-    # 5 players, Avalanche, standard rules, seed 390 dealt per seat: the three greedy lines score 29,
-    # the first bound is 30, and the search in its usual order reaches 30 in 53 positions. The dive
+    # 5 players, Avalanche, standard rules, seed 374 dealt per seat: the six greedy lines score 29,
+    # the first bound is 30, and the search in its usual order reaches 30 in 126 positions. The dive
     # (`DIVE` positions at the first bound) finds that line before the copies and clue-token bounds
-    # are computed (they never cut here, and cost more than the 53 positions): the answer is a win
+    # are computed (they never cut here, and cost more than the 126 positions): the answer is a win
     # with neither computed, replayed through the engine as a win.
     settings = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.PER_SEAT)
-    deck = Variant.AVALANCHE.shuffled_deck(390)
+    deck = Variant.AVALANCHE.shuffled_deck(374)
     model = Deal.of(settings, deck)
-    assert [model.score(greedy_line(model, model.start(), *kind)[1]) for kind in greedy.GREEDY] == [29, 29, 29]
+    assert [model.score(greedy_line(model, model.start(), *kind)[1]) for kind in greedy.GREEDY] == [29] * 6
 
     def unused(*_: object) -> Bound:
         raise AssertionError("a finer bound was computed")
@@ -506,13 +563,13 @@ def test_a_short_dive_at_the_bound_spares_the_finer_bounds(monkeypatch: pytest.M
 
 
 def test_the_dive_is_the_usual_orders_share_of_the_probe_at_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
-    # 5 players, Avalanche, standard rules, seed 603 dealt per seat: the greedy lines score 28-29 and
+    # 5 players, Avalanche, standard rules, seed 339 dealt per seat: the greedy lines score 29 and
     # every bound is 30; the dive does not reach 30, the probe at 30 does, in another order. The probe
     # then skips the usual order, which has had its share in the dive: each move order of the probes
     # searches once, and their budgets add up to `PROBE_TOP`, as without the dive. Only the dive
     # begins with a walk (`Search.walk`).
     settings = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.PER_SEAT)
-    model = Deal.of(settings, Variant.AVALANCHE.shuffled_deck(603))
+    model = Deal.of(settings, Variant.AVALANCHE.shuffled_deck(339))
     asked: list[tuple[int, int, list[Ordering], bool]] = []
     real = probes.probe
 
