@@ -7,23 +7,23 @@ from collections.abc import Callable
 from deducer.settings import MAX_CLUES
 from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, ONGOING, PASS, PLAY, TRASH, Deal, Move, Position
 
-# Cards left in the deck at or below which a stalling line spends a clue token on a hint rather than
-# letting a card go (`greedy_move`). Near the end, a discard draws a card and brings the final round a turn
-# nearer; a hint keeps the deck for the seats that hold the last cards needed. Of the deals that the
-# three lines without it lose with the first bound at the maximum (seeds 0-299), the stalling twins of
-# the three won, by this number (3, 4, 5, 6, 8, 10): 5p Avalanche per seat 44 / 53 / 52 / 49 / 51 / 52
-# of 115, round-robin 37 / 47 / 51 / 50 / 54 / 48 of 110; 4p Avalanche per seat 29 / 34 / 39 / 41 /
-# 36 / 32 of 92; 5p base per seat 10 / 13 / 13 / 12 / 12 / 11 of 20.
-STALL = 5
+# Stalling (`greedy_move`): with few cards left in the deck, hint before letting a card go. Near the
+# end, a discard draws a card and brings the final round a turn nearer; a hint keeps the deck for the
+# seats that hold the last cards needed. Of the deals that the three lines without it lose with the
+# first bound at the maximum (seeds 0-299), the three stalling twins won, by the cards left from which
+# they stall (3, 4, 5, 6, 8, 10): 5p Avalanche per seat 44 / 53 / 52 / 49 / 51 / 52 of 115,
+# round-robin 37 / 47 / 51 / 50 / 54 / 48 of 110; 4p Avalanche per seat 29 / 34 / 39 / 41 / 36 / 32 of
+# 92; 5p base per seat 10 / 13 / 13 / 12 / 12 / 11 of 20. Twins at 5 and at 10: 66, 60, 48 and 14.
+STALLS = (5, 10)
 
 
 def greedy_move(
-    deal: Deal, position: Position, moves: list[Move], prefer_low: bool, patient: bool = False, stall: bool = False
+    deal: Deal, position: Position, moves: list[Move], prefer_low: bool, patient: bool = False, stall: int = 0
 ) -> Move:
     """Play (the lowest rank first, or with `prefer_low` False the highest), else discard trash, else
     discard what is least needed, else hint; deliberate misplays last. `patient`: with two clue tokens
-    or more, hint before letting go of a spare copy. `stall`: with `STALL` cards or fewer left in the
-    deck, hint (where one may) before letting go of any card."""
+    or more, hint before letting go of a spare copy. `stall`: with this many cards or fewer left in the
+    deck (0: never), hint (where one may) before letting go of any card."""
     fireworks = position[2]
     ranks = deal.rules.ranks
     plays = [move for move in moves if move[0] in (PLAY, ANNOUNCE)]
@@ -31,7 +31,7 @@ def greedy_move(
         announced = [move for move in plays if move[0] == ANNOUNCE]
         pool = announced or plays
         return min(pool, key=lambda move: move[1] % ranks) if prefer_low else max(pool, key=lambda move: move[1] % ranks)
-    if stall and deal.size - position[1] <= STALL and (HINT, -1) in moves:
+    if stall and deal.size - position[1] <= stall and (HINT, -1) in moves:
         return (HINT, -1)
     discards = [move for move in moves if move[0] == DISCARD]
     if discards:
@@ -61,12 +61,12 @@ def greedy_move(
     return moves[0]
 
 
-def quick_move(deal: Deal, position: Position, prefer_low: bool, stall: bool = False) -> Move | None:
+def quick_move(deal: Deal, position: Position, prefer_low: bool, stall: int = 0) -> Move | None:
     """`greedy_move`'s choice where it is found without listing every move (None elsewhere): a play
     if the player to act holds a playable card (the lowest rank, with `prefer_low` False the highest,
-    the first such card in the sorted hand; announced under Timed Choreography), else (`stall`, with
-    `STALL` cards or fewer left in the deck) a hint where one may be given, else letting go of a trash
-    card below 8 clue tokens, else a hint at 8 tokens."""
+    the first such card in the sorted hand; announced under Timed Choreography), else (with `stall`
+    cards or fewer left in the deck) a hint where one may be given, else letting go of a trash card
+    below 8 clue tokens, else a hint at 8 tokens."""
     fireworks, ranks = position[2], deal.rules.ranks
     hand = position[7][position[0]]
     chosen = -1
@@ -77,7 +77,7 @@ def quick_move(deal: Deal, position: Position, prefer_low: bool, stall: bool = F
                 chosen = card
     if chosen >= 0:
         return (ANNOUNCE if deal.rules.choreography else PLAY), chosen
-    if stall and deal.size - position[1] <= STALL and deal.can_hint(position):
+    if stall and deal.size - position[1] <= stall and deal.can_hint(position):
         return (HINT, -1)
     if position[4] < MAX_CLUES:
         return (DISCARD, TRASH) if TRASH in hand else None
@@ -92,14 +92,15 @@ def greedy_line(
     position: Position,
     prefer_low: bool = True,
     patient: bool = False,
-    stall: bool = False,
+    stall: int = 0,
     trace: Trace | None = None,
 ) -> tuple[list[Move], Position]:
     """Follow `greedy_move` to the end of the game (found at once by `quick_move` where it can be).
     `trace`, if given, is told each position where `quick_move` had no answer, with its moves, and
-    each with `STALL` cards or fewer left in the deck: the only positions where the line of another
-    `patient` or `stall` can differ from this one (`greedy_start`)."""
+    each with `max(STALLS)` cards or fewer left in the deck: the only positions where the line of
+    another `patient` or `stall` (of `STALLS`) can differ from this one (`greedy_start`)."""
     line: list[Move] = []
+    late = max(STALLS)
     while deal.status(position) == ONGOING:
         move = quick_move(deal, position, prefer_low, stall)
         moves = None
@@ -108,7 +109,7 @@ def greedy_line(
             if not moves:
                 break
             move = greedy_move(deal, position, moves, prefer_low, patient, stall)
-        if trace is not None and (moves is not None or deal.size - position[1] <= STALL):
+        if trace is not None and (moves is not None or deal.size - position[1] <= late):
             trace.append((len(line), position, moves))
         line.append(move)
         position = deal.play(position, move)
@@ -116,7 +117,7 @@ def greedy_line(
 
 
 def _branch(
-    deal: Deal, line: list[Move], trace: Trace, prefer_low: bool, patient: bool, stall: bool
+    deal: Deal, line: list[Move], trace: Trace, prefer_low: bool, patient: bool, stall: int
 ) -> tuple[list[Move], Position] | None:
     """The greedy line of `patient` and `stall` where `line` is the one of other values of those two
     (the same `prefer_low`), with its `trace`: the two follow each other up to the first position of the
@@ -133,13 +134,8 @@ def _branch(
 
 
 # (prefer_low, patient, stall): see `greedy_start`
-GREEDY = (
-    (True, False, False),
-    (False, False, False),
-    (True, True, False),
-    (True, False, True),
-    (False, False, True),
-    (True, True, True),
+GREEDY = ((True, False, 0), (False, False, 0), (True, True, 0)) + tuple(
+    (prefer_low, patient, stall) for stall in STALLS for prefer_low, patient in ((True, False), (False, False), (True, True))
 )
 
 
@@ -153,8 +149,8 @@ def greedy_start(deal: Deal, root: Position, bound: Callable[[], int], perfect: 
 
     The patient line (`greedy_move`) wins a tenth to a sixth of the 4p/5p Avalanche deals that the
     usual two lose, with no search at all, so that more than half the deals end here (5p Avalanche
-    per seat, seeds 4000-4299: median 4.6 -> 2.2 ms); the stalling twins of the three (`STALL`) nearly
-    half of those the three lose. A patient or stalling line counts only when it reaches the bound:
+    per seat, seeds 4000-4299: median 4.6 -> 2.2 ms); the stalling twins of the three (`STALLS`) half
+    of those the three lose. A patient or stalling line counts only when it reaches the bound:
     below it, the usual lines are the better start for the search and the model's hint (4p Avalanche
     round-robin 1208: 1.5 s from their 23, 3-4 s from the patient 26). Each line after the first of
     its `prefer_low` branches off that one (`_branch`): the patient line most often follows it for
