@@ -149,16 +149,18 @@ def greedy_start(deal: Deal, root: Position, bound: Callable[[], int], perfect: 
 
     The patient line (`greedy_move`) wins a tenth to a sixth of the 4p/5p Avalanche deals that the
     usual two lose, with no search at all, so that more than half the deals end here (5p Avalanche
-    per seat, seeds 4000-4299: median 4.6 -> 2.2 ms); the stalling twins of the three (`STALLS`) half
-    of those the three lose. A patient or stalling line counts only when it reaches the bound:
-    below it, the usual lines are the better start for the search and the model's hint (4p Avalanche
-    round-robin 1208: 1.5 s from their 23, 3-4 s from the patient 26). Each line after the first of
-    its `prefer_low` branches off that one (`_branch`): the patient line most often follows it for
-    half its moves or more, a stalling line for all but its last few."""
+    per seat, seeds 4000-4299: median 4.6 -> 2.2 ms); the stalling twins of the three (`STALLS`;
+    standard rules) half of those the three lose. A patient or stalling line counts only when it
+    reaches the bound: below it, the usual lines are the better start for the search and the model's
+    hint (4p Avalanche round-robin 1208: 1.5 s from their 23, 3-4 s from the patient 26). Each line
+    after the first of its `prefer_low` branches off that one (`_branch`): the patient line most often
+    follows it for half its moves or more, a stalling line for all but its last few."""
     best, chosen = -1, []
     maximum = deal.rules.max_score
     played: dict[bool, tuple[list[Move], Position, Trace]] = {}  # prefer_low: the line played first with it, its end, its trace
     for prefer_low, patient, stall in GREEDY:
+        if stall and not deal.standard:  # (Crowning Piece has no final round to stall for: of the 31 2p
+            continue  # Avalanche deals of seeds 0-299, per seat, that the other lines lose, the twins won none)
         if prefer_low in played:
             first, first_end, trace = played[prefer_low]
             line, end = _branch(deal, first, trace, prefer_low, patient, stall) or (first, first_end)

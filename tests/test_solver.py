@@ -407,6 +407,26 @@ def test_a_stalling_greedy_line_wins_where_the_others_fall_a_point_short(monkeyp
     assert best_line(model).nodes > 0
 
 
+def test_under_crowning_piece_no_greedy_line_stalls(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Crowning Piece has no final round to stall for: 2 players, Avalanche, per seat, seed 4, which
+    # every greedy line loses (0), is asked of the three lines without a stall, and of no twin.
+    settings = Settings(players=2, variant=Variant.AVALANCHE, ending=Ending.CROWNING, deal=DealOrder.PER_SEAT)
+    model = Deal.of(settings, Variant.AVALANCHE.shuffled_deck(4))
+    root = model.start()
+    assert [model.score(greedy_line(model, root, *kind)[1]) for kind in greedy.GREEDY] == [0] * 9
+    asked: list[int] = []
+    real = greedy._branch
+
+    def branch(
+        deal: Deal, line: list[Move], trace: greedy.Trace, low: bool, patient: bool, stall: int
+    ) -> tuple[list[Move], Position] | None:
+        asked.append(stall)
+        return real(deal, line, trace, low, patient, stall)
+
+    monkeypatch.setattr(greedy, "_branch", branch)
+    assert greedy_start(model, root, lambda: 30)[0] == 0 and asked == [0]  # (the patient line, off the first)
+
+
 def test_a_patient_or_stalling_greedy_line_below_the_bound_is_not_the_start() -> None:
     # 4 players, Avalanche, standard rules, seed 1208 dealt round-robin: the greedy lines score 23
     # (lowest rank first), 20 (highest), 26 (patient), their stalling twins 23, 23 and 28 (from 10
