@@ -374,7 +374,7 @@ def test_a_patient_greedy_line_wins_where_the_usual_ones_fall_a_point_short(monk
 
     assert greedy_start(model, root, bound) == (30, patient) and best_line(model).nodes == 0
     assert asked == [30, 30]  # (the bound is asked after each of the two 29s, and not after the win)
-    monkeypatch.setattr(greedy, "GREEDY", ((True, False, False), (False, False, False)))
+    monkeypatch.setattr(greedy, "GREEDY", ((True, False, 0), (False, False, 0)))
     assert best_line(model).nodes > 0
 
 
