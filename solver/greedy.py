@@ -134,8 +134,10 @@ def _branch(
 
 
 # (prefer_low, patient, stall): see `greedy_start`
-GREEDY = ((True, False, 0), (False, False, 0), (True, True, 0)) + tuple(
-    (prefer_low, patient, stall) for stall in STALLS for prefer_low, patient in ((True, False), (False, False), (True, True))
+GREEDY = tuple(
+    (prefer_low, patient, stall)
+    for stall in (0, *STALLS)
+    for prefer_low, patient in ((True, False), (False, False), (True, True))
 )
 
 
