@@ -3,12 +3,14 @@
 The question the search answers is a decision: can the team reach at least
 `target` points from this position? It explores moves in a good order (plays,
 then trash and spare discards, then a hint, then costly moves), cuts every
-position whose upper bound is below the target (and where the target needs
-every card still playable, never lets a last copy go), and remembers, for every
-position it has exhausted, the smallest target it failed (a transposition table
-on canonical positions: hands as sorted multisets, trash cards interchangeable).
-The state graph is acyclic (every move spends a clue token, advances the deck or
-shrinks a hand), so this memo is sound. `solver.solve` probes the bound with small
+position whose upper bound is below the target or, where the target leaves no
+act to spare, whose clue tokens cannot bring every card needed to its holder's
+turn (`solver.tight`), never lets a last copy go where the target needs every
+card still playable, and remembers, for every position it has exhausted, the
+smallest target it failed (a transposition table on canonical positions: hands
+as sorted multisets, trash cards interchangeable). The state graph is acyclic
+(every move spends a clue token, advances the deck or shrinks a hand), so this
+memo is sound. `solver.solve` probes the bound with small
 budgets, then asks the question for one point more than the best line found,
 until it fails; Crowning Piece only for the maximum. `deadline`, `node_limit`,
 `interrupt`, `ordering` (other move orders, for probes and restarts) and
@@ -28,6 +30,7 @@ from solver.capacity import Options
 from solver.collector import paused
 from solver.greedy import quick_move
 from solver.model import ANNOUNCE, DISCARD, HINT, LOST, MISPLAY, ONGOING, OVER, PLAY, TRASH, WON, Deal, Move, Position
+from solver.tight import Tight
 
 
 class OutOfBudget(Exception):
@@ -49,6 +52,9 @@ USUAL = Ordering()
 # a mask): a glance that decides is heard that much sooner. Every 1,024, the answer of a glance that
 # had decided waited up to 10 ms more (5p Avalanche per seat 403, refuted by its glance in 40 ms).
 CHECK_EVERY = 255
+# A state of `solver.tight`'s relaxation takes 3-4 us, a position 8.7 us: its new states are counted
+# as positions, two to a position, so that the budgets in positions buy about as much time (`_tight`).
+STATES_A_POSITION = 2
 _LETTING_GO = (DISCARD, MISPLAY)
 
 
@@ -68,6 +74,7 @@ class Search:
         self.failed: dict[Position, int] = {}
         self.bounds: dict[tuple[object, ...], tuple[int, bool]] = {}  # see `_bound`
         self.options: Options = {}  # the copies bound's memo (`solver.capacity.least_lost`)
+        self.tight = Tight(deal)  # the clue tokens, where no act is to spare
 
     def reach(self, position: Position, target: int) -> list[Move] | None:
         """A line from `position` scoring at least `target`, or None if there is none."""
@@ -134,7 +141,7 @@ class Search:
             return [] if deal.score(position) >= target else None
         if self.failed.get(position, target + 1) <= target:
             return None
-        if self._bound(position, target) < target:
+        if self._bound(position, target) < target or not self._tight(position, target):
             self.failed[position] = target
             return None
         for move in self._tried(position, target):
@@ -166,6 +173,24 @@ class Search:
         bound = upper_bound(self.deal, position, target, self.thorough, self.options)
         self.bounds[board] = (bound, bound >= target)  # complete: every bound ran
         return bound
+
+    def _tight(self, position: Position, target: int) -> bool:
+        """`Tight.suffice`, its relaxations' new states counted as positions (`STATES_A_POSITION` to one,
+        up to the node limit), and the budget checked where they pass a check `_reach` would make."""
+        tight = self.tight
+        explored = tight.explored
+        suffice = tight.suffice(position, target)
+        counted = tight.explored // STATES_A_POSITION - explored // STATES_A_POSITION
+        if counted:
+            before = self.nodes
+            self.nodes += counted
+            limit = self.node_limit
+            over = limit is not None and self.nodes > limit
+            if limit is not None and over:
+                self.nodes = max(before, limit + 1)
+            if over or self.nodes | CHECK_EVERY != before | CHECK_EVERY:
+                self._check_budget()
+        return suffice
 
     def _check_budget(self) -> None:
         if self.node_limit is not None and self.nodes > self.node_limit:

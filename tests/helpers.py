@@ -17,8 +17,10 @@ from deducer.cards import Card, Variant, parse_cards
 from deducer.facts import Facts, update
 from deducer.game import GameState
 from deducer.settings import MAX_CLUES, MAX_STRIKES, DealOrder, Ending, Settings, Stuck
+from solver import tight
+from solver.brute import Brute, State
 from solver.greedy import greedy_move
-from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, ONGOING, PASS, PLAY, TRASH, Deal, Move, Position
+from solver.model import ANNOUNCE, DISCARD, HINT, MISPLAY, ONGOING, PASS, PLAY, TRASH, Deal, Move, Position, Rules
 from tests.companion import chromium
 
 
@@ -161,3 +163,51 @@ def legal(model: Deal, position: Position, move: Move) -> bool:
     if kind == DISCARD:
         return clues < MAX_CLUES
     return kind == MISPLAY and (not playable or model.rules.choreography) and strikes + 1 < MAX_STRIKES
+
+
+def small_position(rng: random.Random) -> tuple[Deal, Position, State] | None:
+    """A random reduced standard deal of 3-5 players with one card each, played randomly to a late
+    position with few clue tokens; also the brute force's state for it."""
+    players = rng.randint(3, 5)
+    suits, ranks = rng.randint(1, 2), rng.randint(3, 5)
+    rules = Rules(
+        suits=suits,
+        ranks=ranks,
+        copies=rng.choice([(1, 1, 1, 1, 1), (2, 1, 1, 1, 1), (2, 2, 1, 1, 1)])[:ranks],
+        players=players,
+        hand_size=1,
+        ending=Ending.STANDARD,
+    )
+    deck = [card for card in range(suits * ranks) for _ in range(rules.copies_of(card))]
+    if not players < len(deck) <= 12:
+        return None
+    rng.shuffle(deck)
+    deal = Deal(rules, deck, tuple(range(players)))
+    brute = Brute(deal)
+    state = brute.start()
+    state = state[:3] + (rng.randint(0, 3),) + state[4:]  # few tokens from the start
+    for _ in range(rng.randint(0, 4)):
+        children = brute.children(state)
+        if brute.result(state) is not None or not children:
+            return None
+        state = rng.choice(children)
+    if brute.result(state) is not None:
+        return None
+    player, drawn, fireworks, clues, strikes, discards, final, hands = state
+    position = deal.position(player, drawn, fireworks, discards, clues, strikes, final, hands)
+    return deal, position, state
+
+
+def small_positions(rng: random.Random) -> Iterator[tuple[Deal, Position, State]]:
+    """`small_position`s still going on, endlessly."""
+    while True:
+        found = small_position(rng)
+        if found is not None and found[0].status(found[1]) == ONGOING:
+            yield found
+
+
+def without_the_tight_question(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Turn off the search's clue-token question where no act is to spare (`solver.tight`): for the
+    tests of the schedule on deals chosen where the search stalled without it (with it, the search
+    finds several of their lines sooner, and its states count as positions)."""
+    monkeypatch.setattr(tight, "SPARE", -1)

@@ -14,14 +14,14 @@ import pytest
 from deducer import DealOrder, Ending, Settings, Variant
 from solver import clues as relaxation
 from solver.bounds import arrivals, clues_bound, copies_bound, explain, upper_bound
-from solver.brute import Brute, State
+from solver.brute import Brute
 from solver.climb import best_line
 from solver.clues import MOST_CARDS, _plays, most_plays, tokens_lost
 from solver.endgame import late_groups
 from solver.endings import capped, endings
 from solver.model import ONGOING, TRASH, Deal, Position, Rules
 from solver.search import Search
-from tests.helpers import late_positions, random_late_cards
+from tests.helpers import late_positions, random_late_cards, small_position, small_positions
 
 A1, A2, A3, A4, A5 = range(5)
 
@@ -152,55 +152,15 @@ def test_real_deals_decided_at_once() -> None:
         assert (outcome.reason or "").startswith("clue tokens:")
 
 
-def small_position(rng: random.Random) -> tuple[Deal, Position, State] | None:
-    """A random reduced standard deal of 3-5 players with one card each, played randomly to a late
-    position with few clue tokens; also the brute force's state for it."""
-    players = rng.randint(3, 5)
-    suits, ranks = rng.randint(1, 2), rng.randint(3, 5)
-    rules = Rules(
-        suits=suits,
-        ranks=ranks,
-        copies=rng.choice([(1, 1, 1, 1, 1), (2, 1, 1, 1, 1), (2, 2, 1, 1, 1)])[:ranks],
-        players=players,
-        hand_size=1,
-        ending=Ending.STANDARD,
-    )
-    deck = [card for card in range(suits * ranks) for _ in range(rules.copies_of(card))]
-    if not players < len(deck) <= 12:
-        return None
-    rng.shuffle(deck)
-    deal = Deal(rules, deck, tuple(range(players)))
-    brute = Brute(deal)
-    state = brute.start()
-    state = state[:3] + (rng.randint(0, 3),) + state[4:]  # few tokens from the start
-    for _ in range(rng.randint(0, 4)):
-        children = brute.children(state)
-        if brute.result(state) is not None or not children:
-            return None
-        state = rng.choice(children)
-    if brute.result(state) is not None:
-        return None
-    player, drawn, fireworks, clues, strikes, discards, final, hands = state
-    position = deal.position(player, drawn, fireworks, discards, clues, strikes, final, hands)
-    return deal, position, state
-
-
 def test_sound_against_the_brute_force() -> None:
     # Random small deals, where seats and tokens matter most (one card in hand, few tokens): the bound
     # is never below the brute force's best score, and it says more than the others on many of them.
     rng = random.Random(12)
-    checked = cut = 0
-    while checked < 150:
-        found = small_position(rng)
-        if found is None:
-            continue
-        deal, position, state = found
-        if deal.status(position) != ONGOING:
-            continue
+    cut = 0
+    for deal, position, state in islice(small_positions(rng), 150):
         others = copies_bound(deal, position, explain(deal, position))
         bound = clues_bound(deal, position, others)
         assert Brute(deal).value(state) <= bound.score, (deal.deck, state)
-        checked += 1
         cut += bound.score < others.score
     assert cut >= 15, cut
 

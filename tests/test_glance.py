@@ -28,7 +28,7 @@ from solver.greedy import greedy_line
 from solver.model import DISCARD, HINT, Deal, Move, Position
 from solver.search import OutOfBudget, Search
 from solver.solve import solve
-from tests.helpers import legal
+from tests.helpers import legal, without_the_tight_question
 from tests.test_endings import brute_forced
 from tests.test_sat import REAL_QUESTION, line_score, random_line, silent, stand_in
 
@@ -836,6 +836,7 @@ def test_the_glance_starts_within_the_probes(monkeypatch: pytest.MonkeyPatch) ->
     # positions at the bound, then 625 for each target below it) find no line. The glance is due
     # once the search has spent `GLANCE_AFTER` positions on the deal, probes included: it starts
     # after the probe's move order under way (375 positions each), long before the climb begins.
+    without_the_tight_question(monkeypatch)
     settings = Settings(players=4, variant=Variant.AVALANCHE, ending=Ending.STANDARD)
     glances_alone(monkeypatch)
     searches: list[Search] = []

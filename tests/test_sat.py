@@ -28,7 +28,7 @@ from solver.greedy import greedy_line
 from solver.model import ANNOUNCE, ONGOING, TRASH, Deal, Move, Position, Rules
 from solver.search import OutOfBudget
 from solver.solve import position_of, solve
-from tests.helpers import legal
+from tests.helpers import legal, without_the_tight_question
 from tests.test_midgame import position_in_play
 from tests.test_solver import small_deals
 
@@ -573,11 +573,13 @@ def test_a_probe_burning_cards_finds_a_narrow_win_at_once(monkeypatch: pytest.Mo
     # discard is allowed), which the usual order tries after every hint. In the usual, patient and
     # shuffled orders the search has not found it after 300,000 positions; the probe that burns
     # cards finds it within 1,000.
+    without_the_tight_question(monkeypatch)
     deck = Variant.AVALANCHE.shuffled_deck(403)
     monkeypatch.setattr(sat, "applies", lambda deal: False)
     monkeypatch.setattr(probing, "BURNING", ())
     assert solve(FIVE_AVALANCHE, deck, node_limit=300_000).verdict == "unknown"
     monkeypatch.undo()
+    without_the_tight_question(monkeypatch)
     result = solve(FIVE_AVALANCHE, deck, node_limit=1_000)
     assert (result.verdict, result.score) == ("win", 30)
 
@@ -586,10 +588,12 @@ def test_restarts_find_a_narrow_win_while_the_model_works(monkeypatch: pytest.Mo
     # Seed 148: the climb stalls at 29 (the search alone has not found the 30 after 300,000
     # positions). Restarts in shuffled orders, taking turns with the climb while the model works
     # (here a model that never answers), find it.
+    without_the_tight_question(monkeypatch)
     deck = Variant.AVALANCHE.shuffled_deck(148)
     monkeypatch.setattr(sat, "applies", lambda deal: False)
     assert solve(FIVE_AVALANCHE, deck, node_limit=300_000).verdict == "unknown"
     monkeypatch.undo()
+    without_the_tight_question(monkeypatch)
     stand_in(monkeypatch, silent)
     result = solve(FIVE_AVALANCHE, deck, node_limit=300_000)
     assert (result.verdict, result.score) == ("win", 30)
@@ -601,6 +605,7 @@ def test_shuffled_restarts_at_the_top_find_a_narrow_win_before_the_model_joins(m
     # climb has had its `MODEL_JOINS` positions, the shuffled restarts at the top find the 30 before
     # the model (a stand-in that never answers) is asked: some 11,600 positions in all. Without them
     # the model is asked for the 30, and the search finds it after some 68,000.
+    without_the_tight_question(monkeypatch)
     deck = Variant.AVALANCHE.shuffled_deck(8071)
     asked = Asked(set(), real=False)
     stand_in(monkeypatch, asked)
@@ -619,6 +624,7 @@ def test_the_shuffled_restarts_take_48000_positions_before_the_model_joins(monke
     # their target (41,076 in all), round-robin some 46,000 (51,833 in all). With fewer of them
     # (`SHUFFLED_JOINS` 16,000 and 32,000, its values before), the model is asked for the 30. (With
     # the real model the solver took 12-17 s on each before, 0.9-1.5 s now.)
+    without_the_tight_question(monkeypatch)
     asked = Asked(set(), real=False)
     stand_in(monkeypatch, asked)
     deck, chosen = Variant.AVALANCHE.shuffled_deck(8248), climbing.SHUFFLED_JOINS
@@ -640,6 +646,8 @@ def test_beside_a_racing_pair_the_search_waits_after_its_burning_restarts(monkey
     # positions in all). Had it gone on with its restarts beside the pair, it would have found the 30,
     # taking the cores the pair needs. (Without the shuffled restarts before the model joins: with
     # `SHUFFLED_JOINS` of 32,000 or more they find the 30 before it does.)
+    without_the_tight_question(monkeypatch)
+
     class Racing(Standin):
         def __init__(self, target: int) -> None:
             super().__init__(target, after=3.0)
@@ -659,11 +667,13 @@ def test_the_burning_orders_try_longer_than_the_probes(monkeypatch: pytest.Monke
     # try the model is asked, and the first restart, in the same order, finds the 30 while the model
     # works (here a model that never answers). Without the burning orders the restarts have not found
     # it after 300,000 positions.
+    without_the_tight_question(monkeypatch)
     deck = Variant.AVALANCHE.shuffled_deck(508)
     stand_in(monkeypatch, silent)
     monkeypatch.setattr(probing, "BURNING", ())
     assert solve(FIVE_AVALANCHE, deck, node_limit=300_000).verdict == "unknown"
     monkeypatch.undo()
+    without_the_tight_question(monkeypatch)
     asked = Asked(set(), real=False)
     stand_in(monkeypatch, asked)
     result = solve(FIVE_AVALANCHE, deck, node_limit=300_000)
@@ -683,12 +693,14 @@ def test_the_model_joins_early_and_the_climb_goes_on_alone(monkeypatch: pytest.M
     # have been asked; had the restarts begun when it joined, the 25 took some 5,000-15,000 positions
     # more. Without the shuffled restarts before the model joins: with `SHUFFLED_JOINS` of 32,000 or more they
     # find the 25 before it does.)
+    without_the_tight_question(monkeypatch)
     settings = Settings(players=4, variant=Variant.BASE, ending=Ending.STANDARD, deal=DealOrder.PER_SEAT)
     deck = Variant.BASE.shuffled_deck(744)
     monkeypatch.setattr(sat, "applies", lambda deal: False)
     alone = solve(settings, deck)
     assert (alone.verdict, alone.score) == ("win", 25) and 15_000 < alone.nodes < 20_000
     monkeypatch.undo()
+    without_the_tight_question(monkeypatch)
     asked = Asked(set(), real=False)
     stand_in(monkeypatch, asked)
     monkeypatch.setattr(climbing, "SHUFFLED_JOINS", 0)

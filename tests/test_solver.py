@@ -42,7 +42,7 @@ from solver.probes import PROBE_ORDERS, probe_orders
 from solver.replay import to_actions
 from solver.search import USUAL, Ordering, OutOfBudget, Search
 from solver.solve import Solution, SolverError, position_of, solve
-from tests.helpers import full_deck, random_settings
+from tests.helpers import full_deck, random_settings, without_the_tight_question
 
 
 def small_deals(seed: int, count: int) -> list[Deal]:
@@ -185,10 +185,11 @@ def test_the_move_found_at_once_is_the_first_the_usual_order_tries() -> None:
     assert quick > 5_000, quick
 
 
-def test_the_walk_asks_the_bound_at_every_eighth_position_of_a_straight_win() -> None:
+def test_the_walk_asks_the_bound_at_every_eighth_position_of_a_straight_win(monkeypatch: pytest.MonkeyPatch) -> None:
     # 5 players, Avalanche, per seat, seed 414: the usual order wins 30 at once (`reach` takes its
     # first move at each of 51 positions). The walk finds that line, asking the bound at 7 of them
     # (the 0th, 8th, ... 48th), and counts no position of the search.
+    without_the_tight_question(monkeypatch)
     settings = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD, deal=DealOrder.PER_SEAT)
     model = Deal.of(settings, Variant.AVALANCHE.shuffled_deck(414))
     plain = Search(model)
@@ -710,11 +711,12 @@ def test_budget_gives_unknown() -> None:
     assert result.upper == 30 and result.perfect is None  # nothing refuted yet
 
 
-def test_the_search_hears_an_interrupt_within_256_positions() -> None:
+def test_the_search_hears_an_interrupt_within_256_positions(monkeypatch: pytest.MonkeyPatch) -> None:
     # A glance that decides interrupts the search (`Search.interrupt`); it is asked every 256
     # positions, with the clock (and once before the first). 5p Avalanche seed 5 takes the search
     # tens of thousands of positions (see above): interrupted once it has begun, it stops at its
     # 256th position, not its 1,024th.
+    without_the_tight_question(monkeypatch)
     settings = Settings(players=5, variant=Variant.AVALANCHE, ending=Ending.STANDARD)
     model = Deal.of(settings, Variant.AVALANCHE.shuffled_deck(5))
     search = Search(model)
