@@ -45,7 +45,6 @@ class Relaxation:
         rules = deal.rules
         players, ranks = rules.players, rules.ranks
         self.players, self.ranks, self.size = players, ranks, deal.size
-        self.caps = caps
         cards = [suit * ranks + rank for suit, cap in enumerate(caps) for rank in range(cap)]
         self.index = {card: i for i, card in enumerate(cards)}
         self.total = len(cards)
