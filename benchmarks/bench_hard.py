@@ -9,11 +9,13 @@ one process, deal after deal (standard rules):
 
     mid   the 106 deals among 3p-5p Avalanche (seeds 0-1999, both deal orders) and 5p base that
           took the solver 0.3-5 s (the notes of issue 12 called them "the 105 deals"; they are 106)
-    slow  the 31 slowest deals known (3p-5p Avalanche and 5p base, seeds 0-8499), 30 s each (the
+    slow  the 33 slowest deals known (3p-5p Avalanche and 5p base, seeds 0-8499), 30 s each (the
           notes' and comments' "26 slow deals" are these without the five that `bench_solver.py`
           found in seeds 5000-6499: 5p Avalanche 5127 in both deal orders, a win at 30 with no
           slack at all in its last 24 acts, about 5 s per seat and 46 s round-robin; 4p round-robin
-          5997, a win, 4p per seat 6386 and 5p per seat 6252, losses at 29, 3.5-6 s)
+          5997, a win, 4p per seat 6386 and 5p per seat 6252, losses at 29, 3.5-6 s; "the 31" are
+          these without 5p Avalanche 6595 in both deal orders, found in seeds 6500-6799: a win per
+          seat in 26-29 s, round-robin undecided at 30 s)
 
 Prints a row per deal (seconds, verdict, score, upper bound), then per run: the sum, the median,
 the 90th percentile and how many took over 1 and 2 s. This machine's speed drifts within minutes:
@@ -61,8 +63,8 @@ SLOW = """
 3 avalanche per-seat     8071
 4 avalanche round-robin  839 1581 1887 3168 3217 5997 8071 8248
 4 avalanche per-seat     257 301 1730 3236 6386 8071 8248
-5 avalanche round-robin  744 3785 5127 8071 8240 8329
-5 avalanche per-seat     301 3239 3785 5127 6252 8001
+5 avalanche round-robin  744 3785 5127 6595 8071 8240 8329
+5 avalanche per-seat     301 3239 3785 5127 6252 6595 8001
 5 base      round-robin  8450
 """
 SETS = {"mid": MID, "slow": SLOW}
