@@ -185,10 +185,10 @@ class Search:
             before = self.nodes
             self.nodes += counted
             limit = self.node_limit
-            over = limit is not None and self.nodes > limit
-            if limit is not None and over:
-                self.nodes = max(before, limit + 1)
-            if over or self.nodes | CHECK_EVERY != before | CHECK_EVERY:
+            if limit is not None and self.nodes > limit:
+                self.nodes = limit + 1  # (as `_reach` would stop: the first position past the budget)
+                self._check_budget()
+            elif self.nodes | CHECK_EVERY != before | CHECK_EVERY:
                 self._check_budget()
         return suffice
 

@@ -129,21 +129,18 @@ class Relaxation:
                 options.append((played + (1 << at), held & ~(everyone << shift), earned, unplayed - 1, need - 1))
         if acts > need:
             options.append((played, held, clues + 1 if clues < TOKENS else TOKENS, unplayed, need))
-        found = False
         if left >= 0:  # the final round: no draw
-            for after_played, after_held, after_clues, after_unplayed, after_need in options:
-                if self._reach(act, left - 1, following, after_clues, after_played, after_held, after_unplayed, after_need):
-                    found = True
-                    break
-        else:  # the seat draws (a copy of a card already played changes nothing), and the next turn
-            new, over = self.arriving.get(act), players if act + 1 == self.size else -1
-            for after_played, after_held, after_clues, after_unplayed, after_need in options:
-                if new is not None and new[2] >= after_played >> new[1] & STEP_MASK:
-                    after_held |= bit << new[0]
-                if self._reach(act + 1, over, following, after_clues, after_played, after_held, after_unplayed, after_need):
-                    found = True
-                    break
-        if not found and clues:
+            after_act, after_left, new = act, left - 1, None
+        else:  # the seat draws (a copy of a card already played changes nothing)
+            after_act, after_left, new = act + 1, players if act + 1 == self.size else -1, self.arriving.get(act)
+        found = False
+        for after_played, after_held, after_clues, after_unplayed, after_need in options:
+            if new is not None and new[2] >= after_played >> new[1] & STEP_MASK:
+                after_held |= bit << new[0]
+            if self._reach(after_act, after_left, following, after_clues, after_played, after_held, after_unplayed, after_need):
+                found = True
+                break
+        if not found and clues:  # a hint: no draw
             found = self._reach(act, left - 1 if left >= 0 else -1, following, clues - 1, played, held, unplayed, need)
         memo = self.reached if found else self.failed
         row = memo.setdefault(key, {})

@@ -12,6 +12,7 @@ from solver import tight
 from solver.bounds import upper_bound
 from solver.brute import Brute
 from solver.clues import _plays
+from solver.endgame import _holders
 from solver.model import ONGOING, Deal, Position, Rules
 from solver.search import Search
 from solver.tight import Relaxation, Tight
@@ -39,12 +40,8 @@ def needed(deal: Deal, position: Position) -> list[int]:
 
 def most_plays_now(deal: Deal, position: Position) -> int | None:
     """`clues.most_plays` over every needed card from the position's own turn, asked afresh (None: too big)."""
-    holders: dict[int, int] = {}
-    for seat, hand in enumerate(position[7]):
-        for card in hand:
-            holders[card] = holders.get(card, 0) | 1 << seat
     start = position[1] if position[6] < 0 else deal.size
-    return _plays(deal, position, holders, needed(deal, position), start, 99, True)
+    return _plays(deal, position, _holders(position, {}), needed(deal, position), start, 99, True)
 
 
 def test_a_tight_pace_without_a_token_by_hand() -> None:
